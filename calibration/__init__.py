@@ -1,0 +1,1 @@
+"""Calibration: camera intrinsics, the table and board planes, seats."""

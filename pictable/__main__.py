@@ -1,0 +1,5 @@
+import sys
+
+from pictable.cli import main
+
+sys.exit(main())
