@@ -50,41 +50,27 @@ def _lines(raw: bytes) -> Iterator[str]:
             yield "\x00 not UTF-8"
 
 
-def format_text(summary: dict[str, Any]) -> str:
-    """A person's view of a summary: one row per player."""
-    if summary.get("game") is None:
-        return "no game started"
-    players = summary["players"]
-    scores = summary["scores"]
-    width = max((len(p) for p in players), default=6)
-    lines = [f"{summary['game']}: " + ("finished" if summary["finished"] else "in progress")]
-    extra = summary.get("cards_left")
-    for p in players:
-        row = f"  {p:<{width}}  {scores.get(p, 0):>3}"
-        if extra is not None:
-            row += f"   {extra.get(p, 0)} cards left"
-        if p in summary["winners"]:
-            row += "   winner"
-        lines.append(row)
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
     from engine.log import replay_lines
+    from pictable.textboard import scoreboard
 
     name = args.log
     try:
-        raw = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
+        if name == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(name, "rb") as f:
+                raw = f.read()
     except OSError as exc:
         print(f"{name}: cannot read the log: {exc.strerror or exc}", file=sys.stderr)
-        print(json.dumps(EMPTY_SUMMARY) if args.json else format_text(EMPTY_SUMMARY))
+        print(json.dumps(EMPTY_SUMMARY) if args.json else scoreboard(EMPTY_SUMMARY))
         return 2
     result = replay_lines(_lines(raw))
     summary = result.state.summary() if result.state is not None else dict(EMPTY_SUMMARY)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        print(format_text(summary))
+        print(scoreboard(summary))
     if result.error is not None:
         print(f"{name}:{result.error.line}: {result.error.reason}", file=sys.stderr)
         return 2
