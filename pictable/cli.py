@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pictable.commands.demo",
     "pictable.commands.replay",
     "pictable.commands.sessions",
+    "pictable.commands.calibrate",
     "pictable.commands.kit",
     "pictable.commands.bench",
 )
