@@ -5,8 +5,9 @@
 # What it does, in order:
 #   1. makes or reuses a virtual environment in .venv (PICTABLE_VENV overrides the place);
 #   2. installs pictable and its dependencies into it (with the test tools for `test`);
-#   3. installs the system library libzbar0 (for pyzbar) when it is missing, with
-#      --no-install-recommends, or says plainly how to when it cannot (not root, no apt);
+#   3. installs the system library libzbar0 (for pyzbar) when it is missing, and for `test`
+#      Debian's chromium (the scoreboard page is tested in it), with --no-install-recommends,
+#      or says plainly how to when it cannot (not root, no apt);
 #   4. runs `pictable demo` or the tests (extra arguments go to them).
 set -euo pipefail
 
@@ -23,7 +24,7 @@ fail() { printf 'setup: %s\n' "$*" >&2; exit 1; }
 case "$job" in
   demo|test) ;;
   -h|--help|help)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) fail "unknown job '$job': use './setup.sh demo' or './setup.sh test'" ;;
 esac
 
@@ -78,6 +79,16 @@ if ! "$vpy" -c 'import pyzbar.pyzbar' 2>/dev/null; then
     msg="pyzbar needs the system library libzbar0, and it could not be installed here (needs root and apt-get). Install it with: sudo apt-get install --no-install-recommends libzbar0"
     [[ "$job" == test ]] && fail "$msg"
     printf 'setup: warning: %s\n' "$msg" >&2
+  fi
+fi
+
+# The scoreboard page is tested in a real headless browser: Debian's chromium.
+if [[ "$job" == test ]] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+  say "installing chromium (the scoreboard page is tested in headless Chromium)"
+  if ! apt_install chromium; then
+    msg="the scoreboard tests need Chromium and it could not be installed here (needs root and apt-get). Install it with: sudo apt-get install --no-install-recommends chromium"
+    [[ -n "${CI:-}" ]] && fail "$msg"
+    printf 'setup: warning: %s (those tests will be skipped)\n' "$msg" >&2
   fi
 fi
 

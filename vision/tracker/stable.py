@@ -1,0 +1,58 @@
+"""Confirming a changing reading over time: a new value counts only once it has been seen,
+unchanged and unobstructed, for ``stable_s`` seconds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass
+class Debouncer(Generic[T]):
+    """Holds a confirmed value; a candidate replaces it once stable for ``stable_s``.
+
+    ``update(value, t, blocked)``: ``blocked`` frames (a hand or motion over the region)
+    neither confirm nor count: they restart the wait, so a change is confirmed only
+    ``stable_s`` after the region is clear and still. ``value`` None means "nothing readable
+    in this frame" and is treated like a blocked frame. Returns the newly confirmed value
+    when this frame confirms a change, else None.
+
+    ``confirmed_at`` is when the change was confirmed; ``first_seen`` when the confirmed
+    value first appeared (the event's time ``t`` is the confirmation, the delay is their
+    difference)."""
+
+    stable_s: float
+    confirmed: T | None = None
+    confirmed_at: float | None = None
+    first_seen: float | None = None
+    frames: int = 0  # frames that agreed with the confirmed value when it was confirmed
+    _candidate: T | None = field(default=None, repr=False)
+    _since: float | None = field(default=None, repr=False)
+    _count: int = field(default=0, repr=False)
+
+    def update(self, value: T | None, t: float, blocked: bool = False) -> T | None:
+        if blocked or value is None:
+            self._candidate, self._since, self._count = None, None, 0
+            return None
+        if value == self.confirmed:
+            self._candidate, self._since, self._count = None, None, 0
+            return None
+        if value != self._candidate:
+            self._candidate, self._since, self._count = value, t, 1
+        else:
+            self._count += 1
+        assert self._since is not None
+        if t - self._since >= self.stable_s:
+            self.confirmed = value
+            self.confirmed_at = t
+            self.first_seen = self._since
+            self.frames = self._count
+            self._candidate, self._since, self._count = None, None, 0
+            return value
+        return None
+
+    def reset(self, value: T | None = None) -> None:
+        self.confirmed = value
+        self._candidate, self._since, self._count = None, None, 0
