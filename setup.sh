@@ -85,7 +85,7 @@ fi
 # The scoreboard page is tested in a real headless browser: Debian's chromium.
 if [[ "$job" == test ]] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
   say "installing chromium (the scoreboard page is tested in headless Chromium)"
-  if ! apt_install chromium; then
+  if ! apt_install chromium fonts-dejavu-core; then
     msg="the scoreboard tests need Chromium and it could not be installed here (needs root and apt-get). Install it with: sudo apt-get install --no-install-recommends chromium"
     [[ -n "${CI:-}" ]] && fail "$msg"
     printf 'setup: warning: %s (those tests will be skipped)\n' "$msg" >&2

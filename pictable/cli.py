@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pictable.commands.replay",
     "pictable.commands.sessions",
     "pictable.commands.calibrate",
+    "pictable.commands.scoreboard",
     "pictable.commands.kit",
     "pictable.commands.bench",
 )

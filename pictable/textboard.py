@@ -38,6 +38,19 @@ def scoreboard(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+PIECE_NAMES = {
+    "long_stick": ("long stick", "long sticks"),
+    "short_stick": ("short stick", "short sticks"),
+    "shape": ("shape", "shapes"),
+    "string": ("string", "strings"),
+}
+
+
+def _pieces_phrase(kind: str, n: Any) -> str:
+    one, many = PIECE_NAMES.get(kind, (kind, kind))
+    return f"{n} {one if n == 1 else many}"
+
+
 def event_line(obj: dict[str, Any]) -> str:
     """One event of a log as a short sentence."""
     kind = obj.get("type")
@@ -65,7 +78,9 @@ def event_line(obj: dict[str, Any]) -> str:
             for k, n in pieces.items()
             if k in Piece.__members__.values() and isinstance(n, int)
         )
-        text = "build: " + (", ".join(f"{n} {k}" for k, n in pieces.items() if n) or "empty")
+        text = "build: " + (
+            ", ".join(_pieces_phrase(k, n) for k, n in pieces.items() if n) or "empty board"
+        )
         text += f" (cost {cost}" + (": over 10, the card is lost)" if cost > 10 else ")")
     elif kind == "guess":
         text = f"{obj['player']} guesses the word"
