@@ -5,13 +5,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+QUOTE_MAX_CHARS = 400
+NO_EVENT: Any = object()  # "no event to quote" (a JSON null is an event to quote)
+
 
 def quote(obj: Any) -> str:
-    """The event as one line of compact JSON, for error messages."""
+    """The event as one line of compact JSON, for error messages, cut to ``QUOTE_MAX_CHARS``.
+    Never raises: an event JSON cannot print (a 5,000-digit number) is described instead."""
     try:
-        return json.dumps(obj, ensure_ascii=False, sort_keys=False, default=str)
-    except (TypeError, ValueError):
-        return repr(obj)
+        text = json.dumps(obj, ensure_ascii=False, sort_keys=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(obj)
+        except (ValueError, RecursionError):
+            text = f"<a {type(obj).__name__} too large to print>"
+    if len(text) > QUOTE_MAX_CHARS:
+        text = text[: QUOTE_MAX_CHARS - 1] + "…"
+    return text
 
 
 class EngineError(ValueError):
@@ -21,12 +31,12 @@ class EngineError(ValueError):
     reason: str
     event: Any
 
-    def __init__(self, reason: str, *, event: Any = None, rule: str = "") -> None:
+    def __init__(self, reason: str, *, event: Any = NO_EVENT, rule: str = "") -> None:
         self.reason = reason
-        self.event = event
+        self.event = None if event is NO_EVENT else event
         self.rule = rule
         text = reason
-        if event is not None:
+        if event is not NO_EVENT:
             text = f"{self._label} {quote(event)}: {reason}"
         if rule:
             text = f"{text} [{rule}]"

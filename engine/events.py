@@ -149,7 +149,11 @@ class Reader:
         out: dict[str, Any] = {}
         if "t" in self.obj:
             t = self._take("t", True)
-            if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+            try:
+                finite = not isinstance(t, bool) and isinstance(t, int | float) and math.isfinite(t)
+            except OverflowError:  # an integer too large for a float
+                finite = False
+            if not finite:
                 raise self.fail('"t" must be a finite number of seconds', rules.LOG_T)
             out["t"] = float(t)
         if "meta" in self.obj:

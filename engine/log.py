@@ -34,13 +34,23 @@ def numbered_objects(lines: Iterable[str]) -> Iterator[tuple[int, object]]:
     """Each non-blank line as (line number, parsed JSON), raising ``InvalidEvent`` with the
     line number in ``args`` for a line that is not JSON."""
     for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write
         if not line.strip():
             continue
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes, kept as surrogates by the reader
+            raise _LineError(number, f"not UTF-8 text [{rules.LOG_OBJECT}]") from None
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise _LineError(
                 number, f"not JSON ({exc.msg} at column {exc.colno}) [{rules.LOG_OBJECT}]"
+            ) from None
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            raise _LineError(
+                number, f"not JSON the engine can read ({exc}) [{rules.LOG_OBJECT}]"
             ) from None
         except RecursionError:
             raise _LineError(number, f"not JSON (nested too deeply) [{rules.LOG_OBJECT}]") from None

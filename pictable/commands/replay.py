@@ -42,12 +42,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _lines(raw: bytes) -> Iterator[str]:
-    """Lines of the log; a line that is not UTF-8 becomes text the JSON parser rejects."""
+    """Lines of the log as text."""
     for line in raw.split(b"\n"):
-        try:
-            yield line.decode("utf-8")
-        except UnicodeDecodeError:
-            yield "\x00 not UTF-8"
+        # Undecodable bytes become surrogates, which the log reader reports as not UTF-8.
+        yield line.decode("utf-8", errors="surrogateescape")
 
 
 def run(args: argparse.Namespace) -> int:
