@@ -59,9 +59,23 @@ def test_cli_writes_contract_fields_and_reports_rejections(tmp_path: Path, left_
     cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))
     out = tmp_path / "cam.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "pictable", "calibrate", "camera", *left_photos, str(junk),
-         str(blank), "--board", "chessboard:9x6:25", "--out", str(out)],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pictable",
+            "calibrate",
+            "camera",
+            *left_photos,
+            str(junk),
+            str(blank),
+            "--board",
+            "chessboard:9x6:25",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "RMS reprojection error" in proc.stdout
@@ -115,8 +129,17 @@ def test_image_size_mismatch_rejected(left_photos: list[str]):
 
 @pytest.mark.parametrize(
     "spec",
-    ["chessboard", "chessboard:9", "chessboard:axb", "chessboard:9x6:-1", "chessboard:2x2",
-     "charuco:5x7:40", "charuco:5x7:20:40", "charuco:5x7:40:20:DICT_NOPE", "circles:4x11"],
+    [
+        "chessboard",
+        "chessboard:9",
+        "chessboard:axb",
+        "chessboard:9x6:-1",
+        "chessboard:2x2",
+        "charuco:5x7:40",
+        "charuco:5x7:20:40",
+        "charuco:5x7:40:20:DICT_NOPE",
+        "circles:4x11",
+    ],
 )
 def test_bad_board_specs_say_what_is_wrong(spec: str):
     with pytest.raises(CalibrationError, match="board"):
@@ -147,12 +170,21 @@ def test_any_image_shape_or_type_is_refused_clearly():
         ("[]", "not an object"),
         ('{"version": 99}', "version 99"),
         ('{"version": 1, "camera_matrix": [[1, 0], [0, 1]]}', "shape"),
-        ('{"version": 1, "camera_matrix": [[500,0,320],[0,500,240],[0,0,1]], '
-         '"dist_coeffs": [0,0,0,0,0], "image_size": [640]}', "image_size"),
-        ('{"version": 1, "camera_matrix": [[500,0,320],[0,500,240],[0,0,1]], '
-         '"dist_coeffs": [0,0,0], "image_size": [640, 480]}', "dist_coeffs"),
-        ('{"version": 1, "camera_matrix": [[-5,0,320],[0,500,240],[0,0,1]], '
-         '"dist_coeffs": [0,0,0,0,0], "image_size": [640, 480]}', "not a camera matrix"),
+        (
+            '{"version": 1, "camera_matrix": [[500,0,320],[0,500,240],[0,0,1]], '
+            '"dist_coeffs": [0,0,0,0,0], "image_size": [640]}',
+            "image_size",
+        ),
+        (
+            '{"version": 1, "camera_matrix": [[500,0,320],[0,500,240],[0,0,1]], '
+            '"dist_coeffs": [0,0,0], "image_size": [640, 480]}',
+            "dist_coeffs",
+        ),
+        (
+            '{"version": 1, "camera_matrix": [[-5,0,320],[0,500,240],[0,0,1]], '
+            '"dist_coeffs": [0,0,0,0,0], "image_size": [640, 480]}',
+            "not a camera matrix",
+        ),
         ('{"version": 1, "play_area_mm": [800, -1]}', "positive"),
         ('{"format": "other", "version": 1}', "not a calibration file"),
     ],
@@ -166,8 +198,10 @@ def test_bad_calibration_files_are_refused_clearly(tmp_path: Path, content: str,
 
 def test_nan_in_calibration_file_refused(tmp_path: Path):
     path = tmp_path / "cal.json"
-    path.write_text('{"version": 1, "camera_matrix": [[NaN,0,320],[0,500,240],[0,0,1]], '
-                    '"dist_coeffs": [0,0,0,0,0], "image_size": [640, 480]}')
+    path.write_text(
+        '{"version": 1, "camera_matrix": [[NaN,0,320],[0,500,240],[0,0,1]], '
+        '"dist_coeffs": [0,0,0,0,0], "image_size": [640, 480]}'
+    )
     with pytest.raises(CalibrationError, match="finite"):
         load(str(path))
 
@@ -179,9 +213,21 @@ def test_missing_calibration_file(tmp_path: Path):
 
 def test_cli_bad_input_exits_2_without_traceback(tmp_path: Path):
     proc = subprocess.run(
-        [sys.executable, "-m", "pictable", "calibrate", "camera", str(tmp_path / "a.jpg"),
-         "--board", "chessboard:9x6", "--out", str(tmp_path / "c.json")],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pictable",
+            "calibrate",
+            "camera",
+            str(tmp_path / "a.jpg"),
+            "--board",
+            "chessboard:9x6",
+            "--out",
+            str(tmp_path / "c.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
