@@ -245,3 +245,16 @@ def test_round_trip(tmp_path: Path):
     assert back.intrinsics is not None
     np.testing.assert_allclose(back.intrinsics.camera_matrix, k)
     assert back.play_area_mm == (800.0, 600.0)
+
+
+@pytest.mark.parametrize(
+    ("photo", "at_least"), [("choriginal.jpg", 24), ("chocclusion_original.jpg", 12)]
+)
+def test_charuco_corners_in_opencv_real_photos(shared_data: Path, photo: str, at_least: int):
+    """OpenCV's ChArUco photos (5x7 squares of 40 mm, markers 20 mm, DICT_6X6_250): every
+    inner corner of the whole board, fewer where a hand covers it."""
+    board = BoardSpec.parse("charuco:5x7:40:20:DICT_6X6_250")
+    view = find_board(cv2.imread(str(shared_data / "opencv-aruco" / photo)), board, photo)
+    assert isinstance(view, View), view
+    assert len(view.image_px) >= at_least
+    assert view.object_mm[:, :2].max() <= 4 * 40 + 1e-6
