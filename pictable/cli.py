@@ -13,6 +13,7 @@ from pictable import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "pictable.commands.demo",
     "pictable.commands.replay",
+    "pictable.commands.decode",
     "pictable.commands.sessions",
     "pictable.commands.calibrate",
     "pictable.commands.scoreboard",
