@@ -1,0 +1,92 @@
+"""``kit learn picasso``: a kit whose sticks are 150 x 10 and 75 x 10 mm and whose red is
+pink, measured from a photo of its pieces laid apart, then read with the learned profile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.picasso.helpers import board_scene, laid_apart
+from vision.picasso import BoardReading, read_board
+from vision.picasso.learn import LearnedKit, learn_kit
+from vision.synth import ShapeSpec, StandInTextures, StickSpec, render_scene
+
+LONG, SHORT, WIDTH = 150.0, 75.0, 10.0
+PINK = (180, 90, 235)
+
+
+@pytest.fixture(scope="module")
+def other_kit() -> Iterator[None]:
+    import vision.synth.spec as spec
+    import vision.synth.sprites as sprites
+
+    mp = pytest.MonkeyPatch()
+    mp.setitem(spec.STICK_LW_MM, "long_stick", (LONG, WIDTH))
+    mp.setitem(spec.STICK_LW_MM, "short_stick", (SHORT, WIDTH))
+    mp.setitem(sprites.SHAPE_BGR, "red", PINK)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def learned(other_kit: None) -> LearnedKit:
+    frame, _ = render_scene(
+        board_scene(laid_apart(), seed=11, tier="normal"), seed=11, provider=StandInTextures()
+    )
+    result = learn_kit(frame, name="retail")
+    assert isinstance(result, LearnedKit), result
+    return result
+
+
+def test_measures_the_sticks_shapes_and_colours(learned: LearnedKit) -> None:
+    p = learned.profile
+    sticks = {s.kind: s for s in p.sticks}
+    assert sticks["long_stick"].length_mm == pytest.approx(LONG, abs=4)
+    assert sticks["short_stick"].length_mm == pytest.approx(SHORT, abs=4)
+    assert sticks["long_stick"].width_mm == pytest.approx(WIDTH, abs=1.5)
+    assert {s.kind for s in p.shapes} == {"circle", "square", "triangle", "half_circle"}
+    for s in p.shapes:
+        want = {"circle": 40, "square": 35, "triangle": 40, "half_circle": 40}[s.kind]
+        assert s.size_mm == pytest.approx(want, rel=0.12)
+    assert len(p.colours) == 4 and "red" not in p.colours  # pink is not the default red
+    assert learned.string_thickness_mm == pytest.approx(2.5, abs=1.0)
+
+
+def _build() -> list[Any]:
+    return [
+        StickSpec("long_stick", (120.0, 90.0), 5.0),
+        StickSpec("long_stick", (130.0, 100.0), 80.0),
+        StickSpec("short_stick", (270.0, 170.0), 30.0),
+        ShapeSpec("circle", "red", (280.0, 80.0), 0.0),
+    ]
+
+
+def test_the_learned_profile_reads_that_kit(other_kit: None, learned: LearnedKit) -> None:
+    frame, truth = render_scene(
+        board_scene(_build(), seed=12, tier="normal"), seed=12, provider=StandInTextures()
+    )
+    reading = read_board(frame, profile=learned.profile)
+    assert isinstance(reading, BoardReading)
+    assert (
+        reading.counts
+        == truth.board.counts
+        == {"long_stick": 2, "short_stick": 1, "shape": 1, "string": 0}
+    )
+    lengths = sorted(s.length_mm for s in reading.sticks)
+    assert lengths == pytest.approx([SHORT, LONG, LONG], abs=6)
+    # the default profile takes the 75 mm stick for a long one (nearer 100 than 50)
+    default = read_board(frame)
+    assert isinstance(default, BoardReading)
+    assert default.counts != truth.board.counts
+
+
+def test_too_few_sticks_is_a_failure() -> None:
+    frame, _ = render_scene(
+        board_scene([], seed=13, tier="easy"), seed=13, provider=StandInTextures()
+    )
+    result = learn_kit(frame)
+    assert not result and "stick" in str(result)
+    assert np.all(np.isfinite([1.0]))

@@ -1,0 +1,134 @@
+"""The board reader on rendered boards: what lies on the canvas, counted right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from calibration.result import Failure
+from vision.picasso import BoardReading, read_board
+from vision.picasso.profile import DEFAULT_PROFILE
+
+
+def _read(board: tuple[np.ndarray, Any]) -> tuple[BoardReading, Any]:
+    frame, truth = board
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading), reading
+    return reading, truth
+
+
+def _truth_sticks(truth: Any) -> list[tuple[str, np.ndarray]]:
+    return [
+        (p.kind, np.asarray(p.endpoints_mm))
+        for p in truth.board.pieces
+        if p.on_canvas and p.kind.endswith("stick")
+    ]
+
+
+def _assert_sticks_match(reading: BoardReading, truth: Any, tol_mm: float = 5.0) -> None:
+    """Every true stick is read, of its kind, with both ends within ``tol_mm``."""
+    left = list(reading.sticks)
+
+    def err(s: Any, ends: np.ndarray) -> float:
+        e = np.array([s.p0_mm, s.p1_mm])
+        return float(min(np.abs(e - ends).max(), np.abs(e[::-1] - ends).max()))
+
+    for kind, ends in _truth_sticks(truth):
+        best = min(left, key=lambda s, ends=ends: err(s, ends))
+        assert err(best, ends) < tol_mm, f"{kind} {ends.round(1).tolist()}: nearest read {best}"
+        assert best.kind == kind
+        left.remove(best)
+    assert not left, f"sticks read that are not there: {left}"
+
+
+def test_crossed_sticks_string_over_a_stick_shapes_touching_and_supply(board_a: Any) -> None:
+    reading, truth = _read(board_a)
+    assert not reading.occluded
+    # the supply lies beside the board: not counted
+    assert any(not p.on_canvas for p in truth.board.pieces)
+    assert reading.counts == truth.board.counts
+    assert reading.cost == truth.board.cost
+    _assert_sticks_match(reading, truth)
+    want = sorted(
+        (p.shape, p.colour) for p in truth.board.pieces if p.on_canvas and p.kind == "shape"
+    )
+    assert sorted((s.shape, s.colour) for s in reading.shapes) == want
+    assert reading.string is not None
+    assert reading.warning  # no calibration given: the homography's warning
+
+
+def test_sticks_touching_end_to_end(board_b: Any) -> None:
+    reading, truth = _read(board_b)
+    assert (
+        reading.counts
+        == truth.board.counts
+        == {"long_stick": 3, "short_stick": 1, "shape": 1, "string": 0}
+    )
+    _assert_sticks_match(reading, truth)
+
+
+def test_a_hand_over_the_canvas_is_occluded_not_counted(board_b_hand: Any) -> None:
+    reading, truth = _read(board_b_hand)
+    assert truth.board.canvas_hand_fraction > 0.05
+    assert reading.occluded
+    assert reading.counts is None and reading.cost is None
+    assert reading.occlusion is not None
+    assert reading.occlusion.covered_fraction == pytest.approx(
+        truth.board.canvas_hand_fraction, abs=0.08
+    )
+
+
+def test_with_intrinsics_no_warning(board_a: Any) -> None:
+    from calibration.intrinsics import Intrinsics
+
+    frame, truth = board_a
+    cam = truth.camera
+    intr = Intrinsics(cam.K, cam.dist, tuple(cam.image_size_wh))
+    reading = read_board(frame, intrinsics=intr)
+    assert isinstance(reading, BoardReading)
+    assert reading.warning is None
+    assert reading.counts == truth.board.counts
+    _assert_sticks_match(reading, truth, tol_mm=3.0)
+
+
+def test_no_board_in_view_is_a_failure_with_a_reason() -> None:
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    result = read_board(frame)
+    assert isinstance(result, Failure)
+    assert not result
+    assert "markers" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (
+            np.zeros((720, 1280), np.uint8),
+            r"frame must be \(H, W, 3\) uint8, got \(720, 1280\) uint8",
+        ),
+        (np.zeros((720, 1280, 3), np.float32), r"got \(720, 1280, 3\) float32"),
+        (np.zeros((720, 1280, 4), np.uint8), r"got \(720, 1280, 4\) uint8"),
+        (np.zeros((0, 0, 3), np.uint8), r"got \(0, 0, 3\) uint8"),
+        ([[1, 2, 3]], r"frame must be \(H, W, 3\) uint8, got list"),
+    ],
+)
+def test_bad_frames_are_refused(frame: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        read_board(frame)
+
+
+def test_default_profile_is_kit_md() -> None:
+    p = DEFAULT_PROFILE
+    assert {s.kind: (s.length_mm, s.width_mm) for s in p.sticks} == {
+        "long_stick": (100.0, 8.0),
+        "short_stick": (50.0, 8.0),
+    }
+    assert {s.kind: s.size_mm for s in p.shapes} == {
+        "circle": 40.0,
+        "square": 35.0,
+        "triangle": 40.0,
+        "half_circle": 40.0,
+    }
+    assert set(p.colours) == {"red", "blue", "yellow", "green"}

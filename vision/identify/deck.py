@@ -1,0 +1,519 @@
+"""Reference decks: what a card looks like, for identification by its picture.
+
+A deck holds, for every card, its reference image (the face, normalised so its long side is
+:data:`REFERENCE_LONG_PX`), the whole-card appearance cells (:mod:`vision.identify.appearance`)
+and its local features (:mod:`vision.identify.local`). Decks are built from images
+(:func:`build_deck`) or, for the printable edition, from the kit's own card faces
+(:func:`builtin_deck`: ``pickpic``, ``picflip``, ``picasso``, ``picmix``; fronts only).
+
+On disk (a *deck folder*, ``<decks>/<NAME>/``; see :func:`decks_dir` for ``<decks>``):
+
+- ``deck.json``: ``{"format": "pictable-deck", "version": 1, "name", "cards": [{"id",
+  "image", "size_wh", "turned", "keypoints"}], "aspect", "border", "descriptor": {"grid_wh",
+  "colour_weight", "min_l_spread"}, "local": {"kind": "orb", "reference_long_px"}}``.
+  ``turned``: the face is landscape and was turned a quarter clockwise for its appearance
+  cells; ``aspect``: the cards' short / long side (median); ``border``: the share of a
+  portrait card's width and height taken by a plain frame round the picture (median;
+  0 when the cards have none).
+- ``deck.npz``: ``cells`` (N, 25, 18, 3) float32 Lab; ``kp_xy`` (K, 2) float32 reference
+  pixels; ``kp_desc`` (K, 32) uint8 ORB descriptors; ``kp_card`` (K,) int32, the card index of
+  each keypoint.
+- ``images/<n>.png``: the normalised reference images (so a deck can be rebuilt when the
+  format changes: ``pictable deck register`` again from them).
+
+A folder of another format version is refused with a message saying which versions this
+pictable reads; nothing is guessed. Card ids are non-empty strings (for images, the file
+name without its extension, unless given).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.identify import appearance, local
+
+DECK_FORMAT = "pictable-deck"
+DECK_VERSION = 1
+#: The environment variable naming the decks folder.
+DECKS_ENV = "PICTABLE_DECKS"
+#: Reference images are stored with their long side this many pixels.
+REFERENCE_LONG_PX = 480
+#: Keypoints are found on the reference image at up to this long side.
+KEYPOINT_LONG_PX = 1024
+#: Names of the built-in decks (the printable edition's games).
+BUILTIN_DECKS: tuple[str, ...] = ("pickpic", "picflip", "picasso", "picmix")
+#: Folder (inside the decks folder) where built-in decks are cached once built.
+BUILTIN_CACHE = "_builtin"
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_MAX_JSON_BYTES = 8 << 20
+
+
+class DeckError(ValueError):
+    """A deck that cannot be used: missing, unreadable, of another format version, or a bad
+    name or image. The message says which and what to do."""
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One card of a deck: ``id``; ``size_wh`` of its stored reference image (px);
+    ``turned``: landscape, turned a quarter clockwise for its appearance cells."""
+
+    id: str
+    size_wh: tuple[int, int]
+    turned: bool
+
+
+@dataclass(frozen=True, eq=False)
+class ReferenceDeck:
+    """A deck ready for matching (see the module docstring for the arrays).
+
+    ``cells`` (N, 25, 18, 3) float32 Lab of each card, portrait; ``kp_xy`` (K, 2) float32,
+    ``kp_desc`` (K, 32) uint8, ``kp_card`` (K,) int32: every card's ORB keypoints;
+    ``aspect``: short / long side; ``border``: (x, y) share of a portrait card's width and
+    height that is a plain frame; ``images``: the reference images (H, W, 3) uint8 BGR when
+    kept in memory (None for a deck read from disk until :meth:`image` reads one).
+    """
+
+    name: str
+    cards: tuple[DeckCard, ...]
+    cells: NDArray[np.float32]
+    kp_xy: NDArray[np.float32]
+    kp_desc: NDArray[np.uint8]
+    kp_card: NDArray[np.int32]
+    aspect: float
+    border: tuple[float, float]
+    builtin: bool = False
+    folder: Path | None = None
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    @cached_property
+    def descriptors(self) -> NDArray[np.float32]:
+        """(2N, D) float32 unit descriptors: every card upright, then every card turned half
+        round (row ``N + i`` is card ``i`` upside down)."""
+        if len(self.cards) == 0:
+            return np.zeros((0, appearance.DESCRIPTOR_DIM), np.float32)
+        both = np.concatenate([self.cells, appearance.turned(self.cells)])
+        return appearance.describe(both)
+
+    @cached_property
+    def _kp_slices(self) -> list[slice]:
+        order = np.asarray(self.kp_card)
+        starts = np.searchsorted(order, np.arange(len(self.cards)), side="left")
+        ends = np.searchsorted(order, np.arange(len(self.cards)), side="right")
+        return [slice(int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
+
+    def keypoints(self, index: int) -> local.Keypoints:
+        """Card ``index``'s keypoints (in its reference image's pixels)."""
+        s = self._kp_slices[index]
+        return local.Keypoints(self.kp_xy[s], self.kp_desc[s])
+
+    def reference_grey(self, index: int) -> NDArray[np.uint8] | None:
+        """Card ``index``'s stored reference image in grey (H, W) uint8, or None when the deck
+        keeps no images (built in memory without a folder)."""
+        if self.folder is None:
+            return None
+        img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
+        return None if img is None else np.asarray(img, np.uint8)
+
+    def outline(self, index: int) -> NDArray[np.float64]:
+        """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the
+        image's outer corners, pixel centres at integers)."""
+        w, h = self.cards[index].size_wh
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+
+
+# ---- building ------------------------------------------------------------------------------
+
+
+def normalise_image(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A reference image as stored: (H, W, 3) uint8 BGR, long side
+    :data:`REFERENCE_LONG_PX` (area-shrunk, or enlarged linearly)."""
+    img = _bgr(image, "reference image")
+    h, w = img.shape[:2]
+    scale = REFERENCE_LONG_PX / max(h, w)
+    size = (max(8, round(w * scale)), max(8, round(h * scale)))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return np.ascontiguousarray(cv2.resize(img, size, interpolation=interp))
+
+
+def _bgr(image: object, what: str) -> NDArray[np.uint8]:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise DeckError(f"{what} must be a uint8 image array, got {type(image).__name__}")
+    if image.ndim == 2:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
+    if image.ndim == 3 and image.shape[2] == 3 and image.shape[0] >= 8 and image.shape[1] >= 8:
+        return image
+    raise DeckError(f"{what} must be (H, W, 3) uint8 BGR of at least 8 x 8, got {image.shape}")
+
+
+def plain_border(image: NDArray[np.uint8]) -> tuple[float, float]:
+    """The share (x, y) of a portrait reference's width and height taken by a plain frame
+    round its picture: the widest outer ring (up to 12% of the width) whose colour is even
+    (Lab lightness spread under 4, colour under 3), skipping the outermost 1.5% (a printed
+    outline or a cutting edge). (0, 0) when there is none."""
+    img = appearance.portrait(image)
+    lab = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    h, w = lab.shape[:2]
+    skip = max(1, round(0.015 * w))
+    best = 0
+    for m in range(skip + 1, max(skip + 2, round(0.12 * w))):
+        ring = np.concatenate(
+            [
+                lab[skip:m, skip : w - skip].reshape(-1, 3),
+                lab[h - m : h - skip, skip : w - skip].reshape(-1, 3),
+                lab[m : h - m, skip:m].reshape(-1, 3),
+                lab[m : h - m, w - m : w - skip].reshape(-1, 3),
+            ]
+        )
+        sd = ring.std(axis=0)
+        if sd[0] < 4.0 and sd[1] < 3.0 and sd[2] < 3.0:
+            best = m
+        else:
+            break
+    if best <= skip + 1:
+        return (0.0, 0.0)
+    return (best / w, best / h)
+
+
+def card_id_of(path: str | os.PathLike[str]) -> str:
+    """The card id an image file gives: its name without the extension."""
+    stem = Path(path).stem.strip()
+    if not stem:
+        raise DeckError(f"{path}: cannot make a card id from this file name")
+    return stem
+
+
+def build_deck(
+    name: str, images: Mapping[str, NDArray[np.uint8]], *, builtin: bool = False
+) -> ReferenceDeck:
+    """A deck from card id -> face image ((H, W, 3) uint8 BGR, the card's face and nothing
+    else), in the mapping's order. Raises :class:`DeckError` for an empty id or a bad
+    image."""
+    cards: list[DeckCard] = []
+    cells = []
+    xy, desc, owner = [], [], []
+    borders = []
+    aspects = []
+    for i, (card_id, image) in enumerate(images.items()):
+        if not isinstance(card_id, str) or not card_id.strip():
+            raise DeckError(f"card ids must be non-empty strings, got {card_id!r}")
+        ref = normalise_image(image)
+        h, w = ref.shape[:2]
+        cards.append(DeckCard(card_id, (w, h), w > h))
+        cells.append(appearance.face_cells(ref))
+        kp = _keypoints(_bgr(image, f"image of card {card_id!r}"), (w, h))
+        xy.append(kp.xy)
+        desc.append(kp.desc)
+        owner.append(np.full(len(kp), i, np.int32))
+        borders.append(plain_border(ref))
+        aspects.append(min(w, h) / max(w, h))
+    n = len(cards)
+    return ReferenceDeck(
+        name=name,
+        cards=tuple(cards),
+        cells=np.asarray(cells, np.float32).reshape(n, *_cells_shape()),
+        kp_xy=np.concatenate(xy).astype(np.float32) if xy else np.zeros((0, 2), np.float32),
+        kp_desc=np.concatenate(desc).astype(np.uint8) if desc else np.zeros((0, 32), np.uint8),
+        kp_card=np.concatenate(owner).astype(np.int32) if owner else np.zeros(0, np.int32),
+        aspect=float(np.median(aspects)) if aspects else 63 / 88,
+        border=(
+            (float(np.median([b[0] for b in borders])), float(np.median([b[1] for b in borders])))
+            if borders
+            else (0.0, 0.0)
+        ),
+        builtin=builtin,
+    )
+
+
+def _keypoints(image: NDArray[np.uint8], size_wh: tuple[int, int]) -> local.Keypoints:
+    """ORB keypoints of a reference found at its own resolution (up to
+    :data:`KEYPOINT_LONG_PX` on its long side: finer positions than on the stored image),
+    their positions scaled to the stored image of ``size_wh``."""
+    h, w = image.shape[:2]
+    scale = min(1.0, KEYPOINT_LONG_PX / max(h, w))
+    if scale < 1.0:
+        image = cv2.resize(
+            image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+        )
+    kp = local.detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    sx = size_wh[0] / image.shape[1]
+    sy = size_wh[1] / image.shape[0]
+    # Pixel centres at integers on both images: x' = (x + 0.5) * s - 0.5.
+    xy = (kp.xy + 0.5) * np.array([sx, sy], np.float32) - 0.5
+    return local.Keypoints(xy.astype(np.float32), kp.desc)
+
+
+def _cells_shape() -> tuple[int, int, int]:
+    gw, gh = appearance.GRID_WH
+    return (gh, gw, 3)
+
+
+# ---- built-in decks ------------------------------------------------------------------------
+
+
+def kit_faces(game: str) -> dict[str, NDArray[np.uint8]]:
+    """Card id -> front face of every card of a kit game, rendered so its long side is
+    :data:`REFERENCE_LONG_PX`."""
+    from vision.kit import load_deck, render_face
+    from vision.kit.geometry import face_size_wh_mm
+
+    faces: dict[str, NDArray[np.uint8]] = {}
+    for card in load_deck(game):
+        ppm = REFERENCE_LONG_PX / max(face_size_wh_mm(card.id))
+        faces[card.id] = render_face(card.id, "front", ppm)
+    return faces
+
+
+def builtin_deck(name: str, decks: str | os.PathLike[str] | None = None) -> ReferenceDeck:
+    """A built-in deck (:data:`BUILTIN_DECKS`) built from the kit's faces; cached in
+    ``<decks>/_builtin/<name>/`` when that folder is writable (built again, in memory, when
+    it is not)."""
+    if name not in BUILTIN_DECKS:
+        raise DeckError(f"no built-in deck {name!r}; built-in: {', '.join(BUILTIN_DECKS)}")
+    cache = decks_dir(decks) / BUILTIN_CACHE / name
+    if (cache / "deck.json").is_file():
+        try:
+            return load_deck_folder(cache, builtin=True)
+        except DeckError:
+            pass  # an older cache: built again below
+    faces = kit_faces(name)
+    deck = build_deck(name, faces, builtin=True)
+    # A read-only decks folder: the deck still works, it is just not cached.
+    with contextlib.suppress(OSError):
+        save_deck(deck, cache, faces)
+    return deck
+
+
+# ---- on disk -------------------------------------------------------------------------------
+
+
+def decks_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The decks folder: ``explicit`` (``--decks``), else ``$PICTABLE_DECKS``, else
+    ``$XDG_DATA_HOME/pictable/decks`` (``~/.local/share/pictable/decks``)."""
+    if explicit is not None:
+        return Path(explicit)
+    env = os.environ.get(DECKS_ENV)
+    if env:
+        return Path(env)
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "pictable" / "decks"
+
+
+def check_name(name: str) -> str:
+    """``name`` if it can name a deck folder (letters, digits, ``.``, ``_``, ``-``; 1-64
+    characters, not starting with a dot), else :class:`DeckError`."""
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise DeckError(
+            f"bad deck name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def save_deck(
+    deck: ReferenceDeck, folder: str | os.PathLike[str], images: Mapping[str, NDArray[np.uint8]]
+) -> Path:
+    """Write ``deck`` to ``folder`` (replacing it whole: written beside it, then renamed), with
+    its reference ``images`` (card id -> image). Returns the folder."""
+    target = Path(folder)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        tmp.chmod(0o755)
+        (tmp / "images").mkdir()
+        entries = []
+        for i, card in enumerate(deck.cards):
+            rel = f"images/{i:04d}.png"
+            if not cv2.imwrite(str(tmp / rel), normalise_image(images[card.id])):
+                raise OSError(f"cannot write {tmp / rel}")
+            entries.append(
+                {
+                    "id": card.id,
+                    "image": rel,
+                    "size_wh": list(card.size_wh),
+                    "turned": card.turned,
+                    "keypoints": int((deck.kp_card == i).sum()),
+                }
+            )
+        meta: dict[str, Any] = {
+            "format": DECK_FORMAT,
+            "version": DECK_VERSION,
+            "name": deck.name,
+            "cards": entries,
+            "aspect": deck.aspect,
+            "border": list(deck.border),
+            "descriptor": {
+                "grid_wh": list(appearance.GRID_WH),
+                "colour_weight": appearance.COLOUR_WEIGHT,
+                "min_l_spread": appearance.MIN_L_SPREAD,
+            },
+            "local": {"kind": "orb", "reference_long_px": REFERENCE_LONG_PX},
+        }
+        np.savez_compressed(
+            tmp / "deck.npz",
+            cells=deck.cells,
+            kp_xy=deck.kp_xy,
+            kp_desc=deck.kp_desc,
+            kp_card=deck.kp_card,
+        )
+        (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}-old-{os.getpid()}")
+            os.replace(target, old)
+        os.replace(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -> ReferenceDeck:
+    """Read a deck folder (see the module docstring); :class:`DeckError` says what is wrong."""
+    path = Path(folder)
+    meta_path = path / "deck.json"
+    try:
+        if meta_path.stat().st_size > _MAX_JSON_BYTES:
+            raise DeckError(f"{meta_path}: too large for a deck file")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DeckError(f"{path} is not a deck folder (no deck.json)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"{meta_path}: cannot read the deck file: {exc}") from None
+    if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        raise DeckError(f"{meta_path}: not a pictable deck (format {fmt!r})")
+    version = meta.get("version")
+    if version != DECK_VERSION:
+        newer = isinstance(version, int) and version > DECK_VERSION
+        raise DeckError(
+            f"{meta_path}: deck format version {version!r}; this pictable reads version "
+            f"{DECK_VERSION}"
+            + (" (a newer pictable wrote it)" if newer else "")
+            + f"; register the deck again (its images are in {path / 'images'})"
+        )
+    try:
+        with np.load(path / "deck.npz", allow_pickle=False) as z:
+            cells = np.asarray(z["cells"], np.float32)
+            kp_xy = np.asarray(z["kp_xy"], np.float32)
+            kp_desc = np.asarray(z["kp_desc"], np.uint8)
+            kp_card = np.asarray(z["kp_card"], np.int32)
+        cards = tuple(
+            DeckCard(str(c["id"]), (int(c["size_wh"][0]), int(c["size_wh"][1])), bool(c["turned"]))
+            for c in meta["cards"]
+        )
+        aspect = float(meta["aspect"])
+        border = (float(meta["border"][0]), float(meta["border"][1]))
+    except (OSError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise DeckError(f"{path}: damaged deck ({type(exc).__name__}: {exc})") from None
+    n = len(cards)
+    if (
+        cells.shape != (n, *_cells_shape())
+        or kp_xy.shape != (len(kp_card), 2)
+        or kp_desc.shape != (len(kp_card), 32)
+        or (len(kp_card) and (kp_card.min() < 0 or kp_card.max() >= n))
+    ):
+        raise DeckError(f"{path}: damaged deck (arrays do not match its {n} cards)")
+    return ReferenceDeck(
+        name=str(meta.get("name", path.name)),
+        cards=cards,
+        cells=cells,
+        kp_xy=kp_xy,
+        kp_desc=kp_desc,
+        kp_card=kp_card,
+        aspect=aspect,
+        border=border,
+        builtin=builtin,
+        folder=path,
+    )
+
+
+def reference_images(deck: ReferenceDeck) -> dict[str, NDArray[np.uint8]]:
+    """Card id -> stored reference image of a deck read from disk."""
+    if deck.folder is None:
+        raise DeckError(f"deck {deck.name!r} has no folder")
+    out: dict[str, NDArray[np.uint8]] = {}
+    for i, card in enumerate(deck.cards):
+        img = cv2.imread(str(deck.folder / "images" / f"{i:04d}.png"), cv2.IMREAD_COLOR)
+        if img is None:
+            raise DeckError(f"{deck.folder}: reference image of {card.id!r} is missing")
+        out[card.id] = img
+    return out
+
+
+def open_deck(name: str, decks: str | os.PathLike[str] | None = None) -> ReferenceDeck:
+    """The deck ``name``: a built-in one, or ``<decks>/<name>/`` (or a deck folder's path).
+    :class:`DeckError` names the decks folder and the decks it holds when it is not there."""
+    if name in BUILTIN_DECKS:
+        return builtin_deck(name, decks)
+    as_path = Path(name)
+    if (as_path / "deck.json").is_file():
+        return load_deck_folder(as_path)
+    check_name(name)
+    folder = decks_dir(decks) / name
+    if not (folder / "deck.json").is_file():
+        known = [d for d, _ in list_decks(decks)]
+        raise DeckError(
+            f"no deck {name!r} in {decks_dir(decks)} (decks: {', '.join(known) or 'none'}; "
+            f"built-in: {', '.join(BUILTIN_DECKS)}); register one with "
+            f"`pictable deck register {name} IMAGE...`"
+        )
+    return load_deck_folder(folder)
+
+
+def list_decks(decks: str | os.PathLike[str] | None = None) -> list[tuple[str, Path]]:
+    """(name, folder) of the registered decks in the decks folder, by name."""
+    root = decks_dir(decks)
+    if not root.is_dir():
+        return []
+    return sorted(
+        (p.name, p)
+        for p in root.iterdir()
+        if not p.name.startswith((".", "_")) and (p / "deck.json").is_file()
+    )
+
+
+def register(
+    name: str,
+    images: Sequence[tuple[str, NDArray[np.uint8]]],
+    decks: str | os.PathLike[str] | None = None,
+) -> tuple[ReferenceDeck, list[str]]:
+    """Add cards (card id, face image) to the deck ``name`` in the decks folder, creating it;
+    a card already in the deck is replaced. Returns the deck and the ids replaced."""
+    check_name(name)
+    if name in BUILTIN_DECKS:
+        raise DeckError(f"{name!r} is a built-in deck; choose another name")
+    folder = decks_dir(decks) / name
+    merged: dict[str, NDArray[np.uint8]] = {}
+    if (folder / "deck.json").is_file():
+        merged.update(reference_images(load_deck_folder(folder)))
+    replaced = [cid for cid, _ in images if cid in merged]
+    for cid, img in images:
+        merged[cid] = _bgr(img, f"image of card {cid!r}")
+    deck = build_deck(name, merged)
+    save_deck(deck, folder, merged)
+    return load_deck_folder(folder), replaced

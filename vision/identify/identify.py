@@ -1,0 +1,537 @@
+"""``identify_frame``: every card in one frame, by its printed codes and by its picture.
+
+Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The steps:
+
+1. **Codes** (:mod:`vision.identify.codes`): kit cards by their markers and QR codes, the
+   codes of one card voting for its id, face and pose. Each card's outline is snapped to its
+   edges and checked against the kit's picture of that face (the share of the card that
+   looks like it, :func:`vision.identify.appearance.agreement`): a lone marker, which could
+   be either of its face's two, takes the pose the picture agrees with, and is dropped when
+   the picture agrees with neither (a marker-like pattern in some photo is not a card).
+2. **Pictures**, against a deck (:mod:`vision.identify.deck`): card outlines from edges
+   (:mod:`vision.identify.quads`; the card size from the codes or the table plane when
+   known), each rectified and described by its whole appearance, matched to every
+   reference (both ways up) at once, and accepted only when the best match is close enough,
+   clearly ahead of the next card, and agrees cell by cell over enough of the card (so a
+   card half covered is still named, and a card that is not in the deck is not). An
+   outline where a code already named a card is not matched again.
+3. **Local features** (:mod:`vision.identify.local`), for decks of a few cards (photos of
+   objects, cards held close): ORB keypoints of the whole frame matched to each reference
+   and verified by a RANSAC homography; this finds a card whatever its outline.
+4. **Zones**: with a calibration, the table plane from the play-area markers gives each
+   card's seat zone (:mod:`vision.identify.zones`).
+
+Outlines that look like a card (all four sides seen) but match nothing are reported as
+``unknown`` with their corners: a card not in the deck, or too covered to tell, is never
+given a guessed id.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.files import CalibrationFile
+from vision.identify import appearance, local, quads
+from vision.identify.codes import CodeCard, CodeReader, read_sightings, vote
+from vision.identify.deck import ReferenceDeck, build_deck
+from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, Side, UnknownCard
+from vision.identify.zones import TableZones, table_zones
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds of the picture match (measured on rendered tables, see
+    ``vision/identify/README.md``): ``cosine`` the least cosine similarity of the best reference,
+    ``margin`` its least lead over the best other card, ``agree`` the least share of cells
+    that agree (:func:`~vision.identify.appearance.agreement`); ``code_agree`` the share a
+    lone marker's card needs; ``unknown_outline`` the outline support an unmatched outline
+    needs to be reported as an unknown card."""
+
+    cosine: float = 0.55
+    margin: float = 0.04
+    agree: float = 0.35
+    code_agree: float = 0.3
+    unknown_outline: float = 0.8
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+#: Decks up to this many cards are also searched by local features over the whole frame.
+GLOBAL_SEARCH_MAX_CARDS = 16
+#: How much better (edges seen + half the picture's agreement) one pose of a lone marker
+#: must be than the other.
+_POSE_MARGIN = 0.12
+#: Reference candidates (best cosines) checked cell by cell per outline.
+_SHORTLIST = 4
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    card: str
+    corners: NDArray[np.float64]
+    confidence: float
+    method: str
+    side: Side
+    evidence: tuple[str, ...]
+    support: float = 1.0
+
+
+def check_frame(frame: object) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """(BGR (H, W, 3), grey (H, W)) uint8 views of a frame; grey and BGRA frames are converted.
+    Raises ``ValueError`` naming the shape and dtype of anything else."""
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(f"frame must be an (H, W, 3) uint8 array, got {type(frame).__name__}")
+    ok = (
+        frame.dtype == np.uint8
+        and frame.size > 0
+        and (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (1, 3, 4)))
+    )
+    if not ok or min(frame.shape[:2]) < 16:
+        raise ValueError(f"frame must be (H, W, 3) uint8, got {frame.shape} {frame.dtype}")
+    if frame.ndim == 2 or frame.shape[2] == 1:
+        grey = np.ascontiguousarray(frame.reshape(frame.shape[:2]))
+        return np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.uint8), grey
+    bgr = (
+        frame
+        if frame.shape[2] == 3
+        else np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR), np.uint8)
+    )
+    bgr = np.ascontiguousarray(bgr)
+    return bgr, np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def identify_frame(
+    frame: NDArray[np.uint8],
+    deck: ReferenceDeck | Mapping[str, NDArray[np.uint8]] | None = None,
+    *,
+    codes: CodeReader | None = "fast",
+    features: bool = True,
+    calibration: CalibrationFile | None = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    precise: bool = False,
+) -> FrameCards:
+    """Every card in ``frame`` ((H, W, 3) uint8 BGR; grey and BGRA are converted).
+
+    ``deck``: the references for identification by picture (a :class:`ReferenceDeck`, or a
+    mapping card id -> face image, (H, W, 3) uint8 BGR, built into a deck here); None: codes
+    only. ``codes``: ``"fast"``, ``"full"`` (see :mod:`vision.identify.codes`) or None (no
+    codes: pictures alone). ``features``: match pictures (when a deck is given).
+    ``calibration``: gives seat zones (and the card size) when the play-area markers are in
+    view. ``precise``: refine the outline of cards found by keypoints by correlation (a
+    fraction of a pixel instead of a few; some tenths of a second per card: for photos, not
+    live video). See the module docstring for the steps. Raises ``ValueError`` for a frame
+    that is not an image.
+    """
+    bgr, grey = check_frame(frame)
+    if deck is not None and not isinstance(deck, ReferenceDeck):
+        deck = _deck_of_images(deck)
+    warnings: list[str] = []
+    zones: TableZones | None = None
+    if calibration is not None:
+        found = table_zones(bgr, calibration)
+        if isinstance(found, TableZones):
+            zones = found
+        else:
+            warnings.append(f"no seat zones: {found}")
+    grads = quads.gradients(grey)
+    readings: list[_Candidate] = []
+    if codes is not None:
+        readings.extend(_by_codes(bgr, grey, grads, codes, thresholds))
+    unknown: list[UnknownCard] = []
+    if deck is not None and features and len(deck):
+        taken = [r.corners for r in readings]
+        height = _height_hint(readings, zones, grey.shape)
+        found_cards, unknown_quads = _by_pictures(bgr, grey, grads, deck, taken, height, thresholds)
+        readings.extend(found_cards)
+        if len(deck) <= GLOBAL_SEARCH_MAX_CARDS:
+            readings = _merge(readings, _by_keypoints(grey, deck, precise))
+        unknown = [
+            UnknownCard(q.corners_px, q.outline, None)
+            for q in unknown_quads
+            if not any(_overlap(q.corners_px, r.corners) > 0.3 for r in readings)
+            and _card_sized(q.corners_px, readings)
+        ]
+    cards = [
+        CardReading(
+            card=r.card,
+            corners_px=r.corners.astype(np.float32),
+            face=FACE_OF_SIDE[r.side],
+            side=r.side,
+            method="code" if r.method == "code" else "features",
+            confidence=float(np.clip(r.confidence, 0.0, 1.0)),
+            zone=None if zones is None else zones.zone(r.corners.mean(axis=0)),
+            evidence=r.evidence,
+        )
+        for r in sorted(readings, key=lambda r: -r.confidence)
+    ]
+    if zones is not None:
+        unknown = [UnknownCard(u.corners_px, u.outline, zones.zone(u.center_px)) for u in unknown]
+    return FrameCards(tuple(cards), tuple(unknown), (bgr.shape[1], bgr.shape[0]), tuple(warnings))
+
+
+# ---- codes ---------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def kit_face_cells(card: str, side: str) -> NDArray[np.float32]:
+    """(gh, gw, 3) Lab cells of a kit card's face, oriented as the face (portrait 25 x 18,
+    landscape 18 x 25)."""
+    from vision.kit import render_face
+
+    face = render_face(card, side, 4.0)  # type: ignore[arg-type]
+    gw, gh = appearance.GRID_WH
+    grid = (gw, gh) if face.shape[0] >= face.shape[1] else (gh, gw)
+    return appearance.lab_cells(face[None], grid)[0]
+
+
+def _face_agreement(
+    bgr: NDArray[np.uint8],
+    poses: NDArray[np.float64],
+    card: str,
+    side: str,
+    near_mm: NDArray[np.float64] | None = None,
+) -> NDArray[np.float64]:
+    """(k,) agreement of each pose (k, 4, 2) of a kit card face with its picture; with
+    ``near_mm`` (k, 2), only the cells within 16 mm of that face point (a code's centre)."""
+    ref = kit_face_cells(card, side)
+    gh, gw = ref.shape[:2]
+    rect = appearance.rectify(bgr, poses, (gw * 3, gh * 3))
+    cells = appearance.lab_cells(rect, (gw, gh))
+    mask = None
+    if near_mm is not None:
+        from vision.kit.geometry import face_size_wh_mm
+
+        w_mm, h_mm = face_size_wh_mm(card)
+        xs = (np.arange(gw) + 0.5) * w_mm / gw
+        ys = (np.arange(gh) + 0.5) * h_mm / gh
+        dx = xs[None, None, :] - near_mm[:, 0, None, None]
+        dy = ys[None, :, None] - near_mm[:, 1, None, None]
+        mask = dx**2 + dy**2 <= 16.0**2
+    return appearance.agreement(cells, np.repeat(ref[None], len(poses), axis=0), mask)
+
+
+def _by_codes(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    grads: tuple[NDArray[np.float32], NDArray[np.float32]],
+    reader: CodeReader,
+    t: Thresholds,
+) -> list[_Candidate]:
+    out = []
+    for card in vote(read_sightings(bgr, grey, reader)):
+        poses = np.concatenate([card.corners_px[None], card.alternatives])
+        refined, support = quads.refine_quads(grads[0], grads[1], poses, radius=5.0)
+        # Keep a snapped outline only where the card's edges were found all round.
+        good = support.min(axis=1) >= 0.5
+        poses = np.where(good[:, None, None], refined, poses)
+        agree = _face_agreement(bgr, poses, card.card, card.side)
+        n = len(card.codes)
+        qr = "qr" in card.kinds
+        if n == 1 and not qr:
+            # A lone marker: which of its face's two is it? The card's edges run past the
+            # marker on the card's outer sides only (its frame is white there).
+            seen = quads.corner_support(grads[0], grads[1], poses, _marker_corners(card, poses))
+            score = seen + 0.5 * agree
+            best = int(np.argmax(score))
+            if len(score) > 1 and score[best] - np.partition(score, -2)[-2] < _POSE_MARGIN:
+                continue  # either of the face's two markers: the card's place is not known
+            backed = agree[best] >= t.code_agree or (seen[best] >= 0.6 and agree[best] >= 0.15)
+            if not backed:
+                continue  # neither the card's picture nor its edges back this marker
+        else:
+            best = int(np.argmax(agree))
+        confidence = _code_confidence(card, float(agree[best]))
+        evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
+        if agree[best] >= t.agree:
+            evidence += ("picture",)
+        out.append(_Candidate(card.card, poses[best], confidence, "code", card.side, evidence))
+    return out
+
+
+def _marker_corners(card: CodeCard, poses: NDArray[np.float64]) -> NDArray[np.intp]:
+    """For each pose of a lone-marker card, the index of the card corner nearest the marker."""
+    centre = card.codes[0].corners_px.mean(axis=0)
+    return np.asarray(np.argmin(np.linalg.norm(poses - centre, axis=2), axis=1), np.intp)
+
+
+def _code_confidence(card: CodeCard, agree: float) -> float:
+    """Two or more codes that agree: near certain; a QR code (checksummed): high; a lone
+    marker: by how much of its picture agrees. Codes of another card at the same place
+    lower it."""
+    n = len(card.codes)
+    if n >= 2:
+        base = 0.99
+    elif "qr" in card.kinds:
+        base = 0.97
+    else:
+        base = 0.6 + 0.38 * min(1.0, agree / 0.7)
+    return base * (0.7 if card.disagree else 1.0)
+
+
+# ---- pictures ------------------------------------------------------------------------------
+
+
+def _height_hint(
+    readings: list[_Candidate], zones: TableZones | None, shape: tuple[int, ...]
+) -> float | None:
+    """The card height (px) expected in this frame: from cards named by codes, else from the
+    table plane at the frame's centre, else None."""
+    if readings:
+        h = [
+            (
+                np.linalg.norm(r.corners[1] - r.corners[2])
+                + np.linalg.norm(r.corners[0] - r.corners[3])
+            )
+            / 2
+            for r in readings
+        ]
+        return float(np.median(h))
+    if zones is not None:
+        return zones.card_height_px(np.array([shape[1] / 2, shape[0] / 2]))
+    return None
+
+
+def grow_quads(q: NDArray[np.float64], border: tuple[float, float]) -> NDArray[np.float64]:
+    """(m, 4, 2) outlines of cards whose picture area (inside a plain frame of ``border`` =
+    (x, y) shares of the card's width and height) is the given (m, 4, 2) outline."""
+    bx, by = border
+    gx, gy = bx / (1 - 2 * bx), by / (1 - 2 * by)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    grown = np.array([[-gx, -gy], [1 + gx, -gy], [1 + gx, 1 + gy], [-gx, 1 + gy]], np.float32)
+    out = np.zeros_like(q)
+    for i, quad in enumerate(q):
+        h = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+        out[i] = cv2.perspectiveTransform(grown.reshape(-1, 1, 2), h).reshape(4, 2)
+    return out
+
+
+def _by_pictures(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    grads: tuple[NDArray[np.float32], NDArray[np.float32]],
+    deck: ReferenceDeck,
+    taken: list[NDArray[np.float64]],
+    height: float | None,
+    t: Thresholds,
+) -> tuple[list[_Candidate], list[quads.Outline]]:
+    outlines = quads.find_outlines(grey, aspect=deck.aspect, grads=grads, height_px=height)
+    outlines = [o for o in outlines if not any(_overlap(o.corners_px, q) > 0.4 for q in taken)]
+    if not outlines:
+        return [], []
+    q = np.stack([o.corners_px for o in outlines]).astype(np.float64)
+    variants = [q]
+    if deck.border[0] > 0.01 and deck.border[1] > 0.01:
+        variants.append(grow_quads(q, deck.border))
+    allq = np.concatenate(variants)
+    cells = appearance.lab_cells(appearance.rectify(bgr, allq))
+    desc = appearance.describe(cells)
+    sims = desc @ deck.descriptors.T  # (v * m, 2N)
+    n = len(deck)
+    per_card = np.maximum(sims[:, :n], sims[:, n:])
+    m = len(outlines)
+    cands: list[tuple[float, _Candidate, int]] = []
+    for i in range(m):
+        best = None
+        for v in range(len(variants)):
+            row = v * m + i
+            order = np.argsort(-per_card[row])[:_SHORTLIST]
+            first = int(order[0])
+            cos1 = float(per_card[row, first])
+            cos2 = float(per_card[row, order[1]]) if n > 1 else 0.0
+            if best is None or cos1 > best[0]:
+                best = (cos1, cos2, row, first)
+        assert best is not None
+        cos1, cos2, row, card = best
+        if cos1 < t.cosine or cos1 - cos2 < t.margin:
+            continue
+        upside_down = sims[row, n + card] > sims[row, card]
+        ref = deck.cells[card]
+        if upside_down:
+            ref = appearance.turned(ref[None])[0]
+        agree = float(appearance.agreement(cells[row : row + 1], ref[None])[0])
+        if agree < t.agree:
+            continue
+        corners = allq[row]
+        if upside_down:
+            corners = np.roll(corners, 2, axis=0)
+        if deck.cards[card].turned:
+            corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
+        conf = _picture_confidence(cos1, cos1 - cos2, agree)
+        cands.append(
+            (
+                conf,
+                _Candidate(
+                    deck.cards[card].id,
+                    corners,
+                    conf,
+                    "features",
+                    "front",
+                    ("picture",),
+                    outlines[i].outline,
+                ),
+                i,
+            )
+        )
+    chosen: list[_Candidate] = []
+    used_outlines: set[int] = set()
+    for _, cand, i in sorted(cands, key=lambda c: -c[0]):
+        if any(c.card == cand.card for c in chosen):
+            continue
+        if any(_overlap(cand.corners, c.corners) > 0.4 for c in chosen):
+            continue
+        chosen.append(cand)
+        used_outlines.add(i)
+    unknown = [
+        o
+        for i, o in enumerate(outlines)
+        if i not in used_outlines
+        and o.outline >= t.unknown_outline
+        and float(o.support.min()) >= 0.7
+        and not any(_overlap(o.corners_px, c.corners) > 0.3 for c in chosen)
+    ]
+    # One unknown per place.
+    kept: list[quads.Outline] = []
+    for o in sorted(unknown, key=lambda o: -o.outline):
+        if not any(_overlap(o.corners_px, k.corners_px) > 0.3 for k in kept):
+            kept.append(o)
+    return chosen, kept
+
+
+def _picture_confidence(cos: float, margin: float, agree: float) -> float:
+    """In [0, 1]: grows with the cosine, the lead over the next card and the agreeing share."""
+    a = np.clip((cos - 0.5) / 0.4, 0, 1)
+    b = np.clip(margin / 0.15, 0, 1)
+    c = np.clip((agree - 0.3) / 0.5, 0, 1)
+    return float(0.4 + 0.6 * (a + b + c) / 3)
+
+
+# ---- keypoints -----------------------------------------------------------------------------
+
+
+def _by_keypoints(grey: NDArray[np.uint8], deck: ReferenceDeck, precise: bool) -> list[_Candidate]:
+    """Cards of a small deck found by local features over the whole frame."""
+    frame_kp = local.detect(grey, local.FRAME_FEATURES)
+    out = []
+    for i, card in enumerate(deck.cards):
+        found = local.verify(deck.keypoints(i), frame_kp, deck.outline(i))
+        if found is None:
+            continue
+        homography = found.homography
+        if precise:
+            ref = deck.reference_grey(i)
+            if ref is not None:
+                homography = local.refine_ecc(ref, grey, homography)
+        corners = cv2.perspectiveTransform(deck.outline(i).reshape(-1, 1, 2), homography)
+        conf = min(0.99, 0.6 + 0.01 * found.inliers)
+        out.append(
+            _Candidate(
+                card.id,
+                np.asarray(corners, np.float64).reshape(4, 2),
+                conf,
+                "features",
+                "front",
+                ("keypoints",),
+            )
+        )
+    return out
+
+
+def _merge(a: list[_Candidate], b: list[_Candidate]) -> list[_Candidate]:
+    """Readings of two methods: one per card id and one per place, the more confident kept
+    (readings of the same card at the same place pool their evidence)."""
+    out = list(a)
+    for cand in b:
+        same = [i for i, r in enumerate(out) if r.card == cand.card]
+        place = [i for i, r in enumerate(out) if _overlap(r.corners, cand.corners) > 0.4]
+        if same and same[0] in place:
+            r = out[same[0]]
+            best = r if r.confidence >= cand.confidence else cand
+            out[same[0]] = _Candidate(
+                best.card, best.corners, max(r.confidence, cand.confidence), r.method,
+                r.side, tuple(dict.fromkeys(r.evidence + cand.evidence)), best.support,
+            )  # fmt: skip
+            continue
+        clash = same + place
+        if any(out[i].confidence >= cand.confidence for i in clash):
+            continue
+        out = [r for i, r in enumerate(out) if i not in clash] + [cand]
+    return out
+
+
+def _height(q: NDArray[np.floating]) -> float:
+    """Mean length (px) of the long sides of an ordered (4, 2) quad."""
+    q = np.asarray(q, np.float64)
+    return float((np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2)
+
+
+def _card_sized(q: NDArray[np.floating], readings: list[_Candidate]) -> bool:
+    """Whether an outline is the size of the cards identified in the frame (any size when
+    none was)."""
+    if not readings:
+        return True
+    ref = float(
+        np.median(
+            [max(_height(r.corners), _height(np.roll(r.corners, 1, axis=0))) for r in readings]
+        )
+    )
+    h = max(_height(q), _height(np.roll(np.asarray(q), 1, axis=0)))
+    return 0.7 * ref <= h <= 1.4 * ref
+
+
+def _overlap(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
+    """Intersection over the smaller area of two (4, 2) quads (0 when either is degenerate)."""
+    pa = np.asarray(a, np.float32).reshape(4, 2)
+    pb = np.asarray(b, np.float32).reshape(4, 2)
+    area_a = abs(cv2.contourArea(pa))
+    area_b = abs(cv2.contourArea(pb))
+    if area_a < 1 or area_b < 1:
+        return 0.0
+    if not (
+        cv2.isContourConvex(pa.reshape(-1, 1, 2)) and cv2.isContourConvex(pb.reshape(-1, 1, 2))
+    ):
+        pa = cv2.convexHull(pa).reshape(-1, 2)
+        pb = cv2.convexHull(pb).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(inter / min(area_a, area_b))
+
+
+# ---- decks from images (the benchmark's one-card decks) -----------------------------------
+
+
+_DECK_CACHE: dict[tuple[object, ...], ReferenceDeck] = {}
+
+
+def _deck_of_images(images: Mapping[str, NDArray[np.uint8]]) -> ReferenceDeck:
+    """A deck built from card id -> image, cached by the images' content (a mapping passed
+    again costs nothing)."""
+    key = tuple(
+        (
+            str(k),
+            v.shape,
+            hash(v[:: max(1, v.shape[0] // 16), :: max(1, v.shape[1] // 16)].tobytes()),
+        )
+        for k, v in images.items()
+    )
+    deck = _DECK_CACHE.get(key)
+    if deck is None:
+        deck = build_deck("images", dict(images))
+        if len(_DECK_CACHE) > 8:
+            _DECK_CACHE.clear()
+        _DECK_CACHE[key] = deck
+    return deck
+
+
+__all__ = [
+    "DEFAULT_THRESHOLDS",
+    "GLOBAL_SEARCH_MAX_CARDS",
+    "Thresholds",
+    "check_frame",
+    "grow_quads",
+    "identify_frame",
+    "kit_face_cells",
+]

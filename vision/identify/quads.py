@@ -1,0 +1,644 @@
+"""Card outlines in a frame: quadrilaterals of a card's aspect, found from edges alone.
+
+No card art is assumed (a registered deck may be any cards), only that a card is a flat
+rectangle whose edge contrasts with what lies around it. The steps:
+
+1. **Silhouettes.** Edges (Canny, on the frame at half size, where wood grain and sensor
+   noise fade but card edges stay) are thickened by a pixel, and every region they enclose
+   that does not reach the frame's border is filled: a card's outline is a closed curve, a
+   table's plank gaps and texture are not (or enclose only small specks, removed by an
+   opening). Overlapping cards and the fingers over them give one silhouette.
+2. **Hypotheses.** A silhouette whose outline is a convex quadrilateral of card aspect is one
+   card. Every other silhouette contributes its corners: each convex vertex of its outline
+   polygon with an angle of 55-125 degrees is a card corner, its two arms run along two card
+   sides, and the other two sides are searched for as edges parallel to the arms (the
+   outermost strong edge at a card's width or length, see :func:`grow_from_corners`).
+3. **Refinement.** Each side is moved to the outermost strong edge within a few pixels
+   (the outermost, because many cards have a light frame round their picture: the inner
+   edge of that frame is often the stronger one) and fitted as a line through the edge
+   points found along it; corners are the intersections of neighbouring sides
+   (:func:`refine_quads`). Each side's *support* is the share of its length where an edge was
+   found on that line.
+
+Conventions: ``grey`` is (H, W) uint8; quads are (m, 4, 2) float64 pixel arrays, corners in
+clockwise order on screen (y down) with the first side a short one (for the card aspect
+63:88, a portrait card's top or bottom edge; which of the two is decided later, by the
+card's picture).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: Width / height of a poker card (63 x 88 mm).
+CARD_ASPECT = 63.0 / 88.0
+
+# Edge detection on the half-size frame (Canny hysteresis thresholds, L2 gradient of a
+# 3x3 Sobel after a Gaussian of sigma 1 half-size pixel).
+_CANNY_HIGH = (50.0, 200.0)
+_CANNY_TEXTURE = 2.0
+_CANNY_LOW_RATIO = 0.5
+# A filled region touching the border is background unless it is smaller than this share of
+# the frame (a card cut by the frame's edge).
+_BORDER_REGION_MAX = 0.004
+# Regions larger than this share of the frame are background even if enclosed.
+_REGION_MAX = 0.08
+# Smallest silhouette kept, in full-size pixels (a 24 x 34 px card).
+_MIN_AREA_PX = 800.0
+# Edge strength (grey levels per pixel after the 3x3 Sobel / 8 on a sigma-1 blur) that counts
+# as an edge: a step of about 12 grey levels.
+EDGE_MIN = 5.0
+# Lines kept per cluster of cards, and the angle tolerances of a card's sides in
+# perspective (parallel sides, right angles), degrees.
+_MAX_LINES = 30
+_PARALLEL_DEG = 10.0
+_RIGHT_ANGLE_TOL_DEG = 30.0
+# Quadrilateral silhouettes of this short/long side ratio are taken as one card.
+_QUAD_ASPECT = (0.5, 0.95)
+
+
+@dataclass(frozen=True, eq=False)
+class Outline:
+    """A card-shaped quadrilateral: ``corners_px`` (4, 2) float32 clockwise on screen, the
+    first side a short one; ``support`` (4,) float32, the share of each side (in corner
+    order: side k joins corner k and k + 1) seen as an edge; ``source``: ``"silhouette"``
+    (a whole silhouette) or ``"corner"`` (grown from one corner of a silhouette)."""
+
+    corners_px: NDArray[np.float32]
+    support: NDArray[np.float32]
+    source: str
+
+    @property
+    def outline(self) -> float:
+        """Mean support of the four sides, in [0, 1]."""
+        return float(self.support.mean())
+
+
+def gradients(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """(gx, gy), each (H, W) float32: the grey image's derivative in grey levels per pixel
+    (3x3 Sobel / 8 after a Gaussian of sigma 1 px)."""
+    g = cv2.GaussianBlur(grey, (0, 0), 1.0).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    return gx, gy
+
+
+def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
+    """The filled regions enclosed by edges (step 1 of the module docstring): a (h, w) uint8
+    mask (255 inside) of the frame at half size, and the factor from mask to frame pixels."""
+    h_full, w_full = grey.shape
+    factor = 2.0 if min(h_full, w_full) >= 240 else 1.0
+    small = (
+        cv2.resize(
+            grey, (round(w_full / factor), round(h_full / factor)), interpolation=cv2.INTER_AREA
+        )
+        if factor != 1.0
+        else grey
+    )
+    h, w = small.shape
+    blur = cv2.GaussianBlur(small, (0, 0), 1.0)
+    # Thresholds follow the texture: twice the 90th percentile of the gradient magnitude
+    # (a card's edge is a small share of the frame), within fixed bounds.
+    gxs = cv2.Sobel(blur, cv2.CV_16S, 1, 0)
+    gys = cv2.Sobel(blur, cv2.CV_16S, 0, 1)
+    mag = cv2.magnitude(gxs.astype(np.float32), gys.astype(np.float32))
+    high = float(
+        np.clip(_CANNY_TEXTURE * np.percentile(mag[::4, ::4], 90), _CANNY_HIGH[0], _CANNY_HIGH[1])
+    )
+    edges = cv2.Canny(gxs, gys, high * _CANNY_LOW_RATIO, high, L2gradient=True)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.bitwise_not(edges), connectivity=4, ltype=cv2.CV_32S
+    )
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    touches = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    background = (touches & (area > _BORDER_REGION_MAX * h * w)) | (area > _REGION_MAX * h * w)
+    lut = np.where(background, 0, 255).astype(np.uint8)
+    lut[0] = 255  # label 0: the edge pixels themselves
+    mask = lut[labels]
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    return mask, factor
+
+
+def order_quads(quads: NDArray[np.floating]) -> NDArray[np.float64]:
+    """(m, 4, 2) quads reordered clockwise on screen with the first side a short one (the
+    shorter pair of opposite sides)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2).copy()
+    v1 = q[:, 1] - q[:, 0]
+    v2 = q[:, 2] - q[:, 0]
+    ccw = v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0] < 0
+    q[ccw] = q[ccw][:, [0, 3, 2, 1]]
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    long_first = sides[:, 0] + sides[:, 2] > sides[:, 1] + sides[:, 3]
+    q[long_first] = np.roll(q[long_first], -1, axis=1)
+    return q
+
+
+def quad_aspect(quads: NDArray[np.floating]) -> NDArray[np.float64]:
+    """(m,) short/long side ratio of (m, 4, 2) ordered quads (mean of opposite sides)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    return np.asarray((sides[:, 0] + sides[:, 2]) / (sides[:, 1] + sides[:, 3]), np.float64)
+
+
+def _sample(img: NDArray[np.float32], pts: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Bilinear samples of ``img`` at ``pts`` (..., 2) (x, y) pixels; 0 outside."""
+    shape = pts.shape[:-1]
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
+    if n == 0:
+        return np.zeros(shape, np.float32)
+    # cv2.remap wants maps of fewer than 32767 rows and columns: sample on a 1024-wide grid.
+    cols = min(n, 1024)
+    rows = -(-n // cols)
+    grid = np.full((rows * cols, 2), -10.0, np.float32)
+    grid[:n] = flat
+    grid = grid.reshape(rows, cols, 2)
+    out = cv2.remap(
+        img,
+        grid[..., 0],
+        grid[..., 1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    return np.asarray(out, np.float32).reshape(-1)[:n].reshape(shape)
+
+
+def _normal_profiles(
+    gx: NDArray[np.float32],
+    gy: NDArray[np.float32],
+    points: NDArray[np.float64],
+    normals: NDArray[np.float64],
+    offsets: NDArray[np.float64],
+) -> NDArray[np.float32]:
+    """|gradient . normal| at ``points + offset * normal``: points (..., n, 2), normals
+    (..., 2) unit, offsets (k,) px -> (..., n, k)."""
+    pts = points[..., :, None, :] + offsets[:, None] * normals[..., None, None, :]
+    vx = _sample(gx, pts)
+    vy = _sample(gy, pts)
+    nx = normals[..., None, None, 0].astype(np.float32)
+    ny = normals[..., None, None, 1].astype(np.float32)
+    return np.asarray(np.abs(vx * nx + vy * ny), np.float32)
+
+
+def _outermost_peak(
+    v: NDArray[np.float32], offsets: NDArray[np.float64], floor: float
+) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+    """Along the last axis of ``v`` (profiles, offsets increasing outwards): the sub-pixel
+    offset and value of the outermost local maximum that is at least ``floor`` and 40% of
+    the profile's peak (the strongest one when none is). Returns (offset, value), each
+    ``v.shape[:-1]``."""
+    k = v.shape[-1]
+    peak = v.max(axis=-1, keepdims=True)
+    pad = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(1, 1)], constant_values=-1.0)
+    strong = (v >= pad[..., :-2]) & (v >= pad[..., 2:]) & (v >= np.maximum(floor, 0.4 * peak))
+    idx = np.where(strong, np.arange(k), -1).max(axis=-1)
+    idx = np.where(idx < 0, v.argmax(axis=-1), idx)
+    j = np.clip(idx, 1, k - 2)
+    y0 = np.take_along_axis(v, (j - 1)[..., None], -1)[..., 0]
+    y1 = np.take_along_axis(v, j[..., None], -1)[..., 0]
+    y2 = np.take_along_axis(v, (j + 1)[..., None], -1)[..., 0]
+    den = y0 - 2 * y1 + y2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sub = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
+    step = float(offsets[1] - offsets[0]) if k > 1 else 1.0
+    off = offsets[j] + np.clip(sub, -0.5, 0.5) * step
+    value = np.take_along_axis(v, idx[..., None], -1)[..., 0]
+    return np.asarray(off, np.float64), np.asarray(value, np.float32)
+
+
+def _outward_normals(q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Unit directions (m, 4, 2) of the sides of (m, 4, 2) quads and their outward normals."""
+    d = np.roll(q, -1, axis=1) - q
+    d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-9)
+    nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    mid = (q + np.roll(q, -1, axis=1)) / 2
+    flip = ((mid - q.mean(axis=1, keepdims=True)) * nrm).sum(axis=2) < 0
+    nrm[flip] *= -1
+    return d, nrm
+
+
+def _intersect(
+    p: NDArray[np.float64], d: NDArray[np.float64], fallback: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Corner k = intersection of side k - 1 and side k; sides as point ``p`` and direction
+    ``d`` (m, 4, 2); ``fallback`` (m, 4, 2) where they are parallel."""
+    p1, d1 = np.roll(p, 1, axis=1), np.roll(d, 1, axis=1)
+    den = d1[..., 0] * d[..., 1] - d1[..., 1] * d[..., 0]
+    w = p - p1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (w[..., 0] * d[..., 1] - w[..., 1] * d[..., 0]) / den
+    out = p1 + s[..., None] * d1
+    bad = (np.abs(den) < 1e-6)[..., None] | ~np.isfinite(out)
+    return np.where(bad, fallback, out)
+
+
+def refine_quads(
+    gx: NDArray[np.float32],
+    gy: NDArray[np.float32],
+    quads: NDArray[np.floating],
+    radius: float = 4.0,
+    samples: int = 16,
+    iterations: int = 2,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Snap each side of (m, 4, 2) quads to the outermost strong edge within ``radius`` px
+    (then within 2 px on later iterations); returns (quads (m, 4, 2), support (m, 4)). A quad
+    whose corners would move further than ``2 * radius`` (a side tilted onto another edge)
+    is left as it was, with its support measured there."""
+    start = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    q, support = _refine(gx, gy, start, radius, samples, iterations)
+    moved = np.abs(q - start).max(axis=(1, 2)) > 2 * radius
+    if moved.any():
+        _, kept_support = _refine(gx, gy, start[moved], 0.0, samples, 1, move=False)
+        q[moved] = start[moved]
+        support[moved] = kept_support
+    return q, support
+
+
+def _refine(
+    gx: NDArray[np.float32],
+    gy: NDArray[np.float32],
+    quads: NDArray[np.float64],
+    radius: float,
+    samples: int,
+    iterations: int,
+    move: bool = True,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2).copy()
+    m = len(q)
+    support = np.zeros((m, 4))
+    if m == 0:
+        return q, support
+    t = np.linspace(0.12, 0.88, samples)
+    for it in range(iterations):
+        r = max(radius if it == 0 else 2.0, 1.5)
+        offsets = np.arange(-r, r + 1e-9, 0.5)
+        d, nrm = _outward_normals(q)
+        length = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2)  # (m, 4)
+        along = t[None, None, :] * length[..., None]  # (m, 4, n)
+        pts = q[:, :, None, :] + along[..., None] * d[:, :, None, :]
+        v = _normal_profiles(gx, gy, pts, nrm, offsets)
+        off, val = _outermost_peak(v, offsets, EDGE_MIN)
+        ok = val >= EDGE_MIN
+        # Robust line through the edge points: offset = a * along + b, reweighted twice.
+        w = ok.astype(np.float64)
+        a = np.zeros((m, 4))
+        b = np.zeros((m, 4))
+        for _ in range(3):
+            sw = w.sum(-1) + 1e-9
+            mt = (w * along).sum(-1) / sw
+            mo = (w * off).sum(-1) / sw
+            var = (w * (along - mt[..., None]) ** 2).sum(-1)
+            cov = (w * (along - mt[..., None]) * (off - mo[..., None])).sum(-1)
+            a = np.where(var > 1e-9, cov / np.maximum(var, 1e-9), 0.0)
+            b = mo - a * mt
+            res = np.abs(a[..., None] * along + b[..., None] - off)
+            w = (ok & (res < 1.0)).astype(np.float64)
+        enough = w.sum(-1) >= max(4, samples // 4)
+        support = np.where(enough, w.sum(-1) / samples, ok.sum(-1) / samples * 0.5)
+        if not move:
+            break
+        # New side lines (unchanged where too few edge points were found).
+        a = np.where(enough, a, 0.0)
+        b = np.where(enough, b, 0.0)
+        p0 = q + b[..., None] * nrm
+        p1 = np.roll(q, -1, axis=1) + (a * length + b)[..., None] * nrm
+        dirs = p1 - p0
+        q = _intersect(p0, dirs, q)
+    return q, support
+
+
+def _lines(edges_roi: NDArray[np.uint8], min_votes: int) -> NDArray[np.float64]:
+    """Straight lines of an edge image: (n, 3) (rho px, theta rad in [0, pi), votes),
+    strongest first, near-duplicates (within 3 degrees and 3 px) removed."""
+    found = cv2.HoughLinesWithAccumulator(edges_roi, 1, np.pi / 180, max(8, min_votes))
+    if found is None:
+        return np.zeros((0, 3))
+    lines = np.asarray(found, np.float64).reshape(-1, 3)
+    kept: list[NDArray[np.float64]] = []
+    for line in lines[: 4 * _MAX_LINES]:
+        rho, theta, _ = line
+        dup = False
+        for k in kept:
+            dt = abs(theta - k[1])
+            same = dt < np.radians(3) and abs(rho - k[0]) < 3
+            wrapped = np.pi - dt < np.radians(3) and abs(rho + k[0]) < 3
+            if same or wrapped:
+                dup = True
+                break
+        if not dup:
+            kept.append(line)
+            if len(kept) >= _MAX_LINES:
+                break
+    return np.asarray(kept, np.float64).reshape(-1, 3)
+
+
+def _side_support(
+    edge_mask: NDArray[np.uint8], quads: NDArray[np.float64], samples: int = 20
+) -> NDArray[np.float64]:
+    """(m, 4) share of points along each side of (m, 4, 2) quads that fall on ``edge_mask``
+    (a dilated edge map); points outside the image count as not on an edge."""
+    t = np.linspace(0.1, 0.9, samples)
+    a = quads
+    b = np.roll(quads, -1, axis=1)
+    pts = a[:, :, None, :] + t[None, None, :, None] * (b - a)[:, :, None, :]
+    xi = np.rint(pts[..., 0]).astype(np.int64)
+    yi = np.rint(pts[..., 1]).astype(np.int64)
+    h, w = edge_mask.shape
+    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    hit = np.zeros(xi.shape, bool)
+    hit[inside] = edge_mask[yi[inside], xi[inside]] > 0
+    return np.asarray(hit.mean(axis=2), np.float64)
+
+
+def rectangles_from_lines(
+    edges: NDArray[np.uint8],
+    box: tuple[int, int, int, int],
+    height_px: float | None,
+    aspect: float = CARD_ASPECT,
+) -> NDArray[np.float64]:
+    """Card quads in a region from its straight edges.
+
+    Lines are found by a Hough transform of the region's edges; two near-parallel lines a
+    card's width apart are its long sides, a card's height apart its short sides; a pair of
+    long sides and a pair of short sides at right angles (within the tolerance perspective
+    needs) make a card, and so does one pair with a single line across it (a card whose
+    fourth side is hidden), the missing side placed by the card's aspect on either side.
+    ``height_px``: the card's long side in px when known (else any size whose sides are in
+    the card's aspect). Returns (k, 4, 2) quads, unchecked (see :func:`_side_support`).
+    """
+    x0, y0, x1, y1 = box
+    roi = edges[y0:y1, x0:x1]
+    min_votes = int(0.4 * height_px * aspect) if height_px is not None else 20
+    lines = _lines(roi, min_votes)
+    n = len(lines)
+    if n < 2:
+        return np.zeros((0, 4, 2))
+    normal = np.stack([np.cos(lines[:, 1]), np.sin(lines[:, 1])], axis=1)  # (n, 2)
+    rho = lines[:, 0]
+    lo_h = 10.0 if height_px is None else 0.75 * height_px
+    hi_h = np.inf if height_px is None else 1.3 * height_px
+    # Parallel pairs (i < j), line j's normal turned to agree with line i's.
+    i_idx, j_idx = np.triu_indices(n, 1)
+    cosang = (normal[i_idx] * normal[j_idx]).sum(axis=1)
+    par = np.abs(cosang) >= np.cos(np.radians(_PARALLEL_DEG))
+    i_idx, j_idx, sgn = i_idx[par], j_idx[par], np.sign(cosang[par])
+    if len(i_idx) == 0:
+        return np.zeros((0, 4, 2))
+    dist = np.abs(rho[i_idx] - sgn * rho[j_idx])
+    # A side is (rho, normal); a pair is sides (i, +) and (j, turned).
+    pa_r, pa_n = rho[i_idx], normal[i_idx]
+    pb_r, pb_n = sgn * rho[j_idx], sgn[:, None] * normal[j_idx]
+    cands: list[NDArray[np.float64]] = []
+    right = np.sin(np.radians(90 - _RIGHT_ANGLE_TOL_DEG))
+    # Two pairs at right angles.
+    p, q = np.triu_indices(len(i_idx), 1)
+    cross = np.abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
+    short = np.minimum(dist[p], dist[q])
+    long_ = np.maximum(dist[p], dist[q])
+    ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
+    ok &= (short >= _QUAD_ASPECT[0] * long_) & (short <= _QUAD_ASPECT[1] * long_)
+    p, q = p[ok], q[ok]
+    if len(p):
+        cands.append(
+            _quad_of_sides(
+                (pa_r[p], pa_n[p]), (pa_r[q], pa_n[q]), (pb_r[p], pb_n[p]), (pb_r[q], pb_n[q])
+            )
+        )
+    # One pair and a single line across it; the fourth side at the aspect's distance.
+    p, k = np.meshgrid(np.arange(len(i_idx)), np.arange(n), indexing="ij")
+    p, k = p.ravel(), k.ravel()
+    cross = np.abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
+    ok = (cross >= right) & (k != i_idx[p]) & (k != j_idx[p])
+    p, k = p[ok], k[ok]
+    for factor in (1.0 / aspect, aspect):
+        other = dist[p] * factor
+        size_ok = (np.maximum(other, dist[p]) >= lo_h) & (np.maximum(other, dist[p]) <= hi_h)
+        pp, kk, oo = p[size_ok], k[size_ok], other[size_ok]
+        for sign in (1.0, -1.0):
+            if len(pp):
+                cands.append(
+                    _quad_of_sides(
+                        (pa_r[pp], pa_n[pp]),
+                        (rho[kk], normal[kk]),
+                        (pb_r[pp], pb_n[pp]),
+                        (rho[kk] + sign * oo, normal[kk]),
+                    )
+                )
+    if not cands:
+        return np.zeros((0, 4, 2))
+    out = np.concatenate(cands) + np.array([x0, y0], np.float64)
+    return out[np.isfinite(out).all(axis=(1, 2))]
+
+
+Side = tuple[NDArray[np.float64], NDArray[np.float64]]
+
+
+def _quad_of_sides(a: Side, b: Side, c: Side, d: Side) -> NDArray[np.float64]:
+    """(m, 4, 2) corners a^b, b^c, c^d, d^a of sides given as (rho (m,), normal (m, 2)):
+    the points p with p . normal = rho. Parallel neighbours give non-finite corners."""
+    out = []
+    for (r1, n1), (r2, n2) in ((a, b), (b, c), (c, d), (d, a)):
+        det = n1[:, 0] * n2[:, 1] - n1[:, 1] * n2[:, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (r1 * n2[:, 1] - r2 * n1[:, 1]) / det
+            y = (n1[:, 0] * r2 - n2[:, 0] * r1) / det
+        out.append(np.stack([x, y], axis=1))
+    return np.stack(out, axis=1)
+
+
+def corner_support(
+    gx: NDArray[np.float32],
+    gy: NDArray[np.float32],
+    quads: NDArray[np.floating],
+    corner: NDArray[np.intp],
+    reach: float = 0.35,
+    samples: int = 10,
+) -> NDArray[np.float64]:
+    """(m,) share of points on the two sides of each (m, 4, 2) quad that meet at corner
+    ``corner`` (m,), over the first ``reach`` of their length from it, where an edge runs
+    along the side (from half a pixel inside to 1.5 px outside it): how well a card's corner
+    is seen."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    m = len(q)
+    if m == 0:
+        return np.zeros(0)
+    idx = np.arange(m)
+    c = q[idx, corner]
+    nxt = q[idx, (corner + 1) % 4]
+    prv = q[idx, (corner - 1) % 4]
+    t = np.linspace(0.05, reach, samples)
+    offsets = np.arange(-0.5, 1.51, 0.5)
+    centre = q.mean(axis=1)
+    hits = []
+    for other in (nxt, prv):
+        d = other - c
+        d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+        nrm = np.stack([-d[:, 1], d[:, 0]], axis=1)
+        # Outward: away from the quad's centre.
+        flip = ((c - centre) * nrm).sum(axis=1) < 0
+        nrm[flip] *= -1
+        length = np.linalg.norm(other - c, axis=1)
+        pts = c[:, None, :] + (t[None, :, None] * length[:, None, None]) * d[:, None, :]
+        v = _normal_profiles(gx, gy, pts, nrm, offsets)  # (m, samples, k)
+        hits.append(v.max(axis=2) >= EDGE_MIN)
+    return np.asarray(np.concatenate(hits, axis=1).mean(axis=1), np.float64)
+
+
+def _polygon(contour: NDArray[np.int32], factor: float) -> NDArray[np.float64]:
+    """The outline polygon of a silhouette contour, in frame pixels."""
+    eps = 0.02 * cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, max(eps, 1.0), True).reshape(-1, 2).astype(np.float64)
+    # Mask pixel centres -> frame pixels (a mask pixel covers factor x factor frame pixels).
+    return (poly + 0.5) * factor - 0.5
+
+
+def _dedupe(quads: NDArray[np.float64], score: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Indices of ordered (m, 4, 2) quads kept, best ``score`` first, dropping any whose
+    corners (as they are, or turned half round) all lie within 12% of its size of a kept
+    one's."""
+    order = np.argsort(-score, kind="stable")
+    q = quads[order]
+    size = np.sqrt(np.abs(_areas(q))) * 0.12
+    turned = q[:, [2, 3, 0, 1]]
+    kept: list[int] = []
+    for i in range(len(q)):
+        if kept:
+            k = np.asarray(kept)
+            err = np.minimum(
+                np.abs(q[k] - q[i]).max(axis=(1, 2)), np.abs(turned[k] - q[i]).max(axis=(1, 2))
+            )
+            if (err < size[i]).any():
+                continue
+        kept.append(i)
+    return np.asarray(order[kept], np.intp)
+
+
+def _coarse_nms(quads: NDArray[np.float64], score: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Indices of the best-scoring quad per cell of (centre in 4 px cells, long-axis angle
+    in 6 degree bins, size in 8% steps): a cheap first cut before :func:`_dedupe`."""
+    if len(quads) == 0:
+        return np.zeros(0, np.intp)
+    c = quads.mean(axis=1)
+    axis = (quads[:, 2] + quads[:, 3] - quads[:, 0] - quads[:, 1]) / 2
+    angle = np.degrees(np.arctan2(axis[:, 1], axis[:, 0])) % 180
+    size = np.log(np.maximum(np.linalg.norm(axis, axis=1), 1.0)) / np.log(1.08)
+    key = np.stack(
+        [np.floor(c[:, 0] / 4), np.floor(c[:, 1] / 4), np.floor(angle / 6), np.floor(size)], 1
+    ).astype(np.int64)
+    order = np.argsort(-score, kind="stable")
+    _, first = np.unique(key[order], axis=0, return_index=True)
+    return np.asarray(order[np.sort(first)], np.intp)
+
+
+def _areas(q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(m,) signed areas of (m, 4, 2) quads (shoelace), px^2."""
+    x, y = q[..., 0], q[..., 1]
+    return np.asarray(
+        0.5 * (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1), np.float64
+    )
+
+
+def find_outlines(
+    grey: NDArray[np.uint8],
+    *,
+    aspect: float = CARD_ASPECT,
+    grads: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
+    height_px: float | None = None,
+) -> list[Outline]:
+    """Card outlines in a (H, W) uint8 grey frame (see the module docstring).
+
+    ``aspect``: the cards' width / height. ``grads``: :func:`gradients` of ``grey`` when
+    already computed. ``height_px``: the expected card height (long side) in pixels, when
+    known (from the table plane or the codes); otherwise it is taken from the silhouettes
+    that are single cards, or tried at a few sizes. Returns outlines, best supported first.
+    """
+    gx, gy = grads if grads is not None else gradients(grey)
+    mask, factor = silhouettes(grey)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = _MIN_AREA_PX / factor**2
+    direct: list[NDArray[np.float64]] = []
+    clusters: list[tuple[int, int, int, int]] = []
+    h_img, w_img = grey.shape
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        poly = _polygon(contour, factor)
+        if len(poly) == 4 and cv2.isContourConvex(poly.astype(np.float32).reshape(-1, 1, 2)):
+            q = order_quads(poly[None])
+            if _QUAD_ASPECT[0] <= quad_aspect(q)[0] <= _QUAD_ASPECT[1]:
+                direct.append(q[0])
+            continue  # a convex quadrilateral of another shape (a marker) is no card
+        x, y, bw, bh = cv2.boundingRect(contour)
+        pad = 6
+        clusters.append(
+            (
+                max(0, int(x * factor) - pad),
+                max(0, int(y * factor) - pad),
+                min(w_img, int((x + bw) * factor) + pad),
+                min(h_img, int((y + bh) * factor) + pad),
+            )
+        )
+    quads, support = refine_quads(gx, gy, np.asarray(direct, np.float64).reshape(-1, 4, 2))
+    sources = ["silhouette"] * len(quads)
+    # The card size: the single cards found, else the hint, else a few sizes are tried.
+    good = support.min(axis=1) >= 0.6 if len(quads) else np.zeros(0, bool)
+    if good.any():
+        q = order_quads(quads[good])
+        heights = (
+            np.linalg.norm(q[:, 1] - q[:, 2], axis=1) + np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
+        ) / 2
+        sizes = [float(np.median(heights))]
+    elif height_px is not None:
+        sizes = [float(height_px)]
+    else:
+        sizes = [f * w_img for f in (0.06, 0.08, 0.105)]
+    if clusters:
+        edges = _full_edges(grey, clusters)
+        hint = sizes[0] if (good.any() or height_px is not None) else None
+        cands = [rectangles_from_lines(edges, box, hint, aspect) for box in clusters]
+        grown = np.concatenate([c for c in cands if len(c)] or [np.zeros((0, 4, 2))])
+        if len(grown):
+            grown = order_quads(grown)
+            dilated = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+            sup = _side_support(dilated, grown)
+            ok = (sup.mean(axis=1) >= 0.5) & ((sup >= 0.35).sum(axis=1) >= 3)
+            grown, sup = grown[ok], sup[ok]
+            first = _coarse_nms(grown, sup.mean(axis=1))
+            grown, sup = grown[first], sup[first]
+            grown = grown[_dedupe(grown, sup.mean(axis=1))]
+        grown, grown_support = refine_quads(gx, gy, grown, radius=3.0)
+        quads = np.concatenate([quads, grown])
+        support = np.concatenate([support, grown_support])
+        sources += ["lines"] * len(grown)
+    if len(quads) == 0:
+        return []
+    quads = order_quads(quads)
+    asp = quad_aspect(quads)
+    plausible = (asp >= _QUAD_ASPECT[0]) & (asp <= _QUAD_ASPECT[1])
+    plausible &= np.isfinite(quads).all(axis=(1, 2))
+    plausible &= np.abs(_areas(quads)) >= _MIN_AREA_PX
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+    plausible &= sides.min(axis=1) >= 0.4 * np.sqrt(_MIN_AREA_PX)
+    idx = np.flatnonzero(plausible)
+    keep = idx[_dedupe(quads[idx], support[idx].mean(axis=1))]
+    return [
+        Outline(quads[i].astype(np.float32), support[i].astype(np.float32), sources[i])
+        for i in keep
+    ]
+
+
+def _full_edges(
+    grey: NDArray[np.uint8], boxes: list[tuple[int, int, int, int]]
+) -> NDArray[np.uint8]:
+    """Canny edges (full size) inside ``boxes`` only, zero elsewhere."""
+    out = np.zeros_like(grey)
+    for x0, y0, x1, y1 in boxes:
+        roi = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), 1.0)
+        out[y0:y1, x0:x1] |= cv2.Canny(roi, 30, 70, L2gradient=True)
+    return out

@@ -1,0 +1,120 @@
+"""The string: a dark cord 2-3 mm thick lying in free curves (KIT.md).
+
+Dark pixels that form thin lines are the string; dark patches thicker than a few millimetres
+are something else (a dark sleeve, hair, a phone) and go to the occlusion check. The string
+is reported present when its visible thin-line length is at least ``MIN_LENGTH_MM`` (it
+lies on top of everything else, so most of it shows), with a coarse polyline for the
+annotation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.profile import KitProfile
+
+#: The string counts when this much of it (mm of line) shows.
+MIN_LENGTH_MM = 80.0
+
+
+@dataclass(frozen=True, eq=False)
+class CordReading:
+    """The string's pixels and what they measure.
+
+    - ``mask``: (H, W) uint8 0/1 canvas pixels of the thin dark line;
+    - ``thick``: (H, W) uint8 0/1 dark pixels too thick for the string;
+    - ``length_mm``: visible length (line area / thickness);
+    - ``points_mm``: (N, 2) float32 board mm along the line, chained in order (a coarse
+      polyline for drawing, not a measurement); rows of NaN separate pieces that could not
+      be joined (where the string crosses itself or hides under nothing visible).
+    """
+
+    mask: NDArray[np.uint8]
+    thick: NDArray[np.uint8]
+    length_mm: float
+    points_mm: NDArray[np.float32]
+
+    @property
+    def present(self) -> bool:
+        return self.length_mm >= MIN_LENGTH_MM
+
+
+def find_cord(dark: NDArray[np.uint8], s: float, profile: KitProfile) -> CordReading:
+    """The string among the dark pixels ``dark`` ((H, W) uint8 0/1 at ``s`` px/mm)."""
+    thickness = profile.string_thickness_mm
+    # Thicker than twice the string: not the string.
+    k = 2 * round(1.1 * thickness * s) + 1
+    thick = cv2.morphologyEx(
+        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    if thick.any():
+        grow = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        line = dark & (1 - grow)
+    else:
+        line = dark
+    # Specks (noise, the dark corner of a shadow) are not string: pieces of line shorter
+    # than 12 mm go (labelled on a half-size copy: a quarter of the work).
+    h, w = line.shape
+    small = cv2.resize(line, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    small = (small > 0).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
+    min_px = 12.0 * thickness * (s / 2) ** 2
+    keep = np.zeros(n, bool)
+    keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= min_px
+    kept = cv2.resize(keep[lab].astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    line = line & kept
+    area_mm2 = float(line.sum()) / (s * s)
+    length = area_mm2 / max(thickness, 0.5)
+    return CordReading(line, thick, length, _polyline(line, s))
+
+
+def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArray[np.float32]:
+    """Points of the line every ~``step_mm`` (one per grid cell), chained: from one end,
+    each next point is the nearest unvisited one within two cells, the chain grown at
+    both ends; chains that cannot be joined are concatenated with a NaN row between them.
+    (N, 2) float32 board mm."""
+    ys, xs = np.nonzero(line)
+    if xs.size == 0:
+        return np.zeros((0, 2), np.float32)
+    cell = max(1, round(step_mm * s))
+    keys = (ys // cell) * 100000 + (xs // cell)
+    _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    pts = np.stack([np.bincount(inv, xs) / counts, np.bincount(inv, ys) / counts], 1).astype(
+        np.float32
+    )  # the middle of the line in each cell
+    left = np.ones(len(pts), bool)
+    reach2 = (2 * cell) ** 2
+    chains: list[list[int]] = []
+
+    def nearest(p: NDArray[np.float32]) -> int:
+        d = ((pts - p) ** 2).sum(1)
+        d[~left] = np.inf
+        j = int(np.argmin(d))
+        return j if d[j] <= reach2 else -1
+
+    while left.any():
+        start = int(np.flatnonzero(left)[0])
+        chain = [start]
+        left[start] = False
+        for end in (1, 0):  # grow the tail, then the head
+            while True:
+                j = nearest(pts[chain[-1] if end else chain[0]])
+                if j < 0:
+                    break
+                left[j] = False
+                if end:
+                    chain.append(j)
+                else:
+                    chain.insert(0, j)
+        if len(chain) > 1:
+            chains.append(chain)
+    out: list[NDArray[np.float32]] = []
+    for i, chain in enumerate(sorted(chains, key=len, reverse=True)):
+        if i:
+            out.append(np.full((1, 2), np.nan, np.float32))
+        out.append((pts[chain] + 0.5) / s)
+    return np.concatenate(out).astype(np.float32) if out else np.zeros((0, 2), np.float32)

@@ -1,0 +1,77 @@
+"""Rendered Picasso boards on disk, for the benchmark, the tests and model training.
+
+Boards are drawn the way ``pictable bench`` draws them (scene ``i`` of a run with seed ``s``
+uses ``seed_i = s * 1_000_003 + i``: ``random_picasso_board(default_rng(seed_i), tier)``
+rendered with ``render_scene(spec, seed=seed_i)``), and kept as PNG (lossless) plus the
+board truth as JSON, in ``<cache>/picasso/<tier>-seed<s>/``, so a second run reads them back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: Scene ``i`` of a run with seed ``s`` uses seed ``s * SEED_STRIDE + i`` (as ``pictable bench``).
+SEED_STRIDE = 1_000_003
+
+
+@dataclass(frozen=True)
+class RenderedBoard:
+    """One rendered board: the frame (H, W, 3) uint8 BGR, its seed, and the truth of the
+    board as plain JSON (``vision.synth.BoardTruth`` as ``Truth.to_json()`` writes it), with
+    the camera (``K``, ``dist``) for runs that pretend to have a calibration file."""
+
+    index: int
+    seed: int
+    frame: NDArray[np.uint8]
+    board: dict[str, Any]
+    camera: dict[str, Any]
+
+
+def default_cache_dir() -> Path:
+    """``<repo>/cache`` (ignored by git)."""
+    return Path(__file__).resolve().parents[2] / "cache"
+
+
+def scene_seed(seed: int, index: int) -> int:
+    """The seed of scene ``index`` of a run with ``seed``."""
+    return seed * SEED_STRIDE + index
+
+
+def render_board(tier: str, scene: int, **kwargs: Any) -> tuple[NDArray[np.uint8], Any]:
+    """Render one board: ``(frame, Truth)`` for scene seed ``scene`` (keyword arguments go to
+    ``random_picasso_board``)."""
+    from vision.synth import random_picasso_board, render_scene
+
+    spec = random_picasso_board(np.random.default_rng(scene), tier, **kwargs)
+    return render_scene(spec, seed=scene)
+
+
+def iter_boards(
+    tier: str, n: int, seed: int = 0, cache_dir: Path | None = None
+) -> Iterator[RenderedBoard]:
+    """``n`` rendered boards of ``tier`` (rendered once, then read from the cache)."""
+    folder = (cache_dir or default_cache_dir()) / "picasso" / f"{tier}-seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        s = scene_seed(seed, i)
+        image, truth_file = folder / f"{i:04d}.png", folder / f"{i:04d}.json"
+        frame: NDArray[np.uint8] | None = None
+        if image.is_file() and truth_file.is_file():
+            frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
+            meta = json.loads(truth_file.read_text(encoding="utf-8"))
+        if frame is None:
+            frame, truth = render_board(tier, s)
+            full = truth.to_json()
+            meta = {"board": full["board"], "camera": full["camera"]}
+            if not cv2.imwrite(str(image), frame):
+                raise OSError(f"cannot write {image}")
+            truth_file.write_text(json.dumps(meta), encoding="utf-8")
+        yield RenderedBoard(i, s, np.asarray(frame, np.uint8), meta["board"], meta["camera"])

@@ -1,0 +1,150 @@
+"""Hands, arms and anything else over the canvas that is not a piece.
+
+A frame with something foreign over the canvas is reported ``occluded`` with the share of
+the canvas it covers, and its pieces are not counted (a hand hides pieces, and one laying a
+piece is about to change the build). Foreign is what the pieces found do not explain:
+
+- wood-coloured patches wider than any heap of sticks (a palm, a forearm: skin reads as
+  wood), found before the sticks so the stick search does not try to explain them;
+- after the pieces are found: wood, shape-colour and other-colour pixels no stick, shape
+  or string explains, and dark patches too thick for the string, kept when they are more
+  than a speck and either cross the canvas edge (an arm comes in from outside the board;
+  pieces lie on it), are wider than a stick, or are large.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: An unexplained patch smaller than this is a speck (mm^2).
+MIN_PATCH_MM2 = 150.0
+#: A wood patch whose inscribed circle is wider than this is not sticks (mm radius).
+WIDE_RADIUS_MM = 16.0
+#: An unexplained patch this large is foreign wherever it lies (mm^2).
+LARGE_PATCH_MM2 = 900.0
+#: An object touching the canvas edge along this much, reaching this far in, came in over
+#: the edge (mm).
+CONTACT_MM = 15.0
+DEPTH_MM = 8.0
+#: Band along the canvas edge where an arm comes in (mm).
+EDGE_BAND_MM = 4.0
+
+
+@dataclass(frozen=True, eq=False)
+class Occluders:
+    """What covers the canvas: ``mask`` (H, W) uint8 0/1 of the foreign patches (holes
+    filled), and ``fraction``, their share of the canvas."""
+
+    mask: NDArray[np.uint8]
+    fraction: float
+
+    @property
+    def any(self) -> bool:
+        return self.fraction > 0.0
+
+
+def wide_wood(wood: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    """(H, W) uint8 0/1: the wood patches that contain a disc of radius ``WIDE_RADIUS_MM``
+    (computed at 1 px/mm: a palm, not a heap of sticks)."""
+    k = max(1, round(s))
+    small = np.ascontiguousarray(wood[::k, ::k]) if k > 1 else wood
+    dist = cv2.distanceTransform(small, cv2.DIST_L2, 3) * (k / s)
+    seeds = dist >= WIDE_RADIUS_MM
+    if not seeds.any():
+        return np.zeros_like(wood)
+    n, lab = cv2.connectedComponents(small, connectivity=8)
+    hit = np.zeros(n, bool)
+    hit[np.unique(lab[seeds])] = True
+    hit[0] = False
+    wide_small = hit[lab].astype(np.uint8)
+    if k > 1:
+        wide = cv2.resize(
+            wide_small, (wood.shape[1], wood.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
+        return np.asarray(wide & wood, np.uint8)
+    return wide_small
+
+
+def entering(
+    foreground: NDArray[np.uint8], s: float, margins: tuple[int, int, int, int] = (0, 0, 0, 0)
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 0/1: the ``foreground`` patches that come in over the canvas's edge the
+    way an arm does: touching the outer 2 mm of the canvas (inside what shows of the frame)
+    along at least ``CONTACT_MM`` and reaching ``DEPTH_MM`` inwards. (Pieces lie on the
+    canvas, well inside it as a rule; a stick whose end touches the edge touches it along a
+    few millimetres.)"""
+    h, w = foreground.shape
+    band = max(2, round(2.0 * s))  # inside what ``segment.blank_frame`` blanked
+    top, bottom, left, right = margins
+    rim = np.concatenate(
+        [
+            foreground[: top + band].ravel(),
+            foreground[h - bottom - band :].ravel(),
+            foreground[:, : left + band].ravel(),
+            foreground[:, w - right - band :].ravel(),
+        ]
+    )
+    if not rim.any():  # nothing touches the edge: the usual frame, no labelling needed
+        return np.zeros((h, w), np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    out = np.zeros((h, w), np.uint8)
+    if n <= 1:
+        return out
+    edge = np.zeros((h, w), bool)
+    edge[: top + band] = edge[h - bottom - band :] = True
+    edge[:, : left + band] = edge[:, w - right - band :] = True
+    touching = np.unique(lab[edge & (lab > 0)])
+    for i in touching.tolist():
+        x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        contact = float(((lab == i) & edge).sum()) / (band * s)
+        depth = (
+            max(
+                (x + bw) if x < band else 0,
+                (w - x) if x + bw > w - band else 0,
+                (y + bh) if y < band else 0,
+                (h - y) if y + bh > h - band else 0,
+            )
+            / s
+        )
+        if contact >= CONTACT_MM and depth >= DEPTH_MM:
+            out[lab == i] = 1
+    return out
+
+
+def find_occluders(candidates: NDArray[np.uint8], s: float) -> Occluders:
+    """Keep the foreign patches among ``candidates`` ((H, W) uint8 0/1 unexplained
+    pixels at ``s`` px/mm), by the rules of the module docstring."""
+    h, w = candidates.shape
+    if int(cv2.countNonZero(candidates)) < MIN_PATCH_MM2 * s * s:
+        return Occluders(np.zeros((h, w), np.uint8), 0.0)
+    k = 2 * round(1.5 * s) + 1
+    opened = cv2.morphologyEx(
+        candidates, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out = np.zeros((h, w), np.uint8)
+    edge = round(EDGE_BAND_MM * s)
+    px2 = s * s
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA] / px2
+        if area < MIN_PATCH_MM2:
+            continue
+        x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        at_edge = x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge
+        foreign = at_edge or area >= LARGE_PATCH_MM2
+        if not foreign:
+            patch = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
+            radius = cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s
+            foreign = radius >= 6.0  # wider than a stick
+        if foreign:
+            out[lab == i] = 1
+    if out.any():
+        contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
+    return Occluders(out, float(out.mean()))

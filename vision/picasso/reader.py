@@ -1,0 +1,248 @@
+"""The Picasso board reader: one frame in, one ``BoardReading`` (or a ``Failure``) out.
+
+Stateless per frame (the tracker keeps time). The steps, each in its own module:
+
+1. ``board``: markers 4-7, the board plane, the canvas rectified to ``PX_PER_MM``;
+2. ``segment``: pixel classes relative to the canvas (wood, dark, grey, the shape colours);
+3. ``occlusion.wide_wood``: skin-coloured patches too wide for sticks are set aside;
+4. ``cord``: the string among the dark pixels;
+5. ``sticks``: the smallest set of stick rectangles explaining the wood;
+6. ``shapes``: colour patches named by outline (and the ONNX model, ``shape_model``);
+7. ``occlusion.find_occluders``: what nothing explains and is more than a speck.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.intrinsics import Intrinsics
+from calibration.result import Failure
+from vision.picasso import segment as seg
+from vision.picasso.board import PX_PER_MM, BoardView, find_board
+from vision.picasso.cord import find_cord
+from vision.picasso.occlusion import entering, find_occluders, wide_wood
+from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
+from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
+from vision.picasso.seams import seam_cues
+from vision.picasso.shape_model import ShapeNamer, default_namer
+from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches
+from vision.picasso.sticks import DARK_PX, StickFit, find_sticks, wood_map
+from vision.sources.guard import check_frame
+
+
+def read_board(
+    frame: NDArray[np.uint8],
+    *,
+    intrinsics: Intrinsics | None = None,
+    profile: KitProfile = DEFAULT_PROFILE,
+    namer: ShapeNamer | None = None,
+) -> BoardReading | Failure:
+    """Read the Picasso board in ``frame`` ((H, W, 3) uint8 BGR).
+
+    Args:
+        frame: the camera frame.
+        intrinsics: the camera's calibration (lens model); None rectifies with a plain
+            homography, and the reading carries a warning.
+        profile: the kit's sizes and colours (``vision.picasso.profile``).
+        namer: names shape kinds (geometry, the ONNX model, or both); None uses the
+            default (``vision.picasso.shape_model.default_namer``).
+
+    Returns:
+        the reading, or a ``Failure`` when no board is found (markers 4-7 missing, or they
+        do not fit a flat board).
+
+    Raises:
+        ValueError: ``frame`` is not (H, W, 3) uint8.
+    """
+    check_frame(frame, "frame")
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    view = find_board(frame, gray, intrinsics, PX_PER_MM)
+    if isinstance(view, Failure):
+        return view
+    return read_canvas(view, profile, namer if namer is not None else default_namer())
+
+
+def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> BoardReading:
+    """The pieces on a rectified canvas (steps 2-7 of the module docstring)."""
+    s = view.px_per_mm
+    sg = seg.segment(view.canvas, s, profile)
+    labels = sg.labels
+    wood = (labels == seg.WOOD).astype(np.uint8)
+    dark = (labels == seg.DARK).astype(np.uint8)
+    grey = (labels == seg.GREY).astype(np.uint8)
+    other = (labels == seg.OTHER).astype(np.uint8)
+    # Set aside wood-coloured patches too wide for sticks (palms, arms).
+    wide = wide_wood(wood, s)
+    cord = find_cord(dark, s, profile)
+    wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
+    wm[wide > 0] = 0
+    stick_fits, explained = find_sticks(wm, s, profile)
+    stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
+    # Shapes: colours mended under the string.
+    r = 2 * round(1.5 * s) + 1
+    mendable = cv2.dilate(cord.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
+    patches: list[ShapePatch] = []
+    foreign = wide | other | cord.thick
+    edge = round(2.0 * s)
+    for k, name in enumerate(sg.colour_names):
+        code = seg.FIRST_COLOUR + k
+        found, too_big = colour_patches(labels, code, name, mendable, s, profile)
+        for p in found:
+            # A patch cut by the canvas edge is not a piece lying on the canvas: a sleeve.
+            x, y, w, h = p.box
+            if (
+                x <= edge
+                or y <= edge
+                or x + w >= labels.shape[1] - edge
+                or y + h >= labels.shape[0] - edge
+            ):
+                too_big.append(p.contour_px)
+            else:
+                patches.append(p)
+        if too_big:
+            cv2.drawContours(foreign, too_big, -1, 1, cv2.FILLED)
+    named = [(p, _shape(p, s, profile, namer, view.canvas)) for p in patches]
+    shapes = [sh for _, sh in named if sh is not None]
+    accepted = [p for p, sh in named if sh is not None]
+    for p, sh in named:
+        if sh is None:  # not a shape (the model says so): something foreign
+            x, y, w, h = p.box
+            foreign[y : y + h, x : x + w] |= p.mask
+    # Unexplained wood and colour, and what never could be a piece.
+    near = cv2.dilate(
+        explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    )
+    leftover_wood = wood & (1 - near)
+    colour_px = (labels >= seg.FIRST_COLOUR).astype(np.uint8)
+    shape_px = np.zeros_like(colour_px)
+    for p in accepted:
+        x, y, w, h = p.box
+        shape_px[y : y + h, x : x + w] |= p.mask
+    shape_px = cv2.dilate(shape_px, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # Whatever comes in over the canvas edge like an arm, explained by a "stick" or not.
+    shape_solid = np.zeros_like(colour_px)
+    for p in accepted:
+        x, y, w, h = p.box
+        shape_solid[y : y + h, x : x + w] |= p.mask
+    coming_in = entering((wood | other | colour_px | cord.thick) & (1 - shape_solid), s, sg.margins)
+    candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
+    occ = find_occluders(candidates, s)
+    occlusion = None
+    if occ.any:
+        contours, _ = cv2.findContours(occ.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outlines = tuple(
+            view.canvas_px_to_mm(cv2.approxPolyDP(c, 1.5, True).reshape(-1, 2)) for c in contours
+        )
+        occlusion = Occlusion(round(occ.fraction, 4), outlines)
+    if occlusion is not None:
+        # Under a hand: what "pieces" lie mostly under it are the hand itself.
+        stick_fits = [f for f in stick_fits if _under(occ.mask, [f.p0, f.p1], s) < 0.3]
+        shapes = [sh for sh in shapes if _under(occ.mask, sh.outline_mm, s) < 0.3]
+    sticks = tuple(
+        Stick(f.kind, _r2(f.p0), _r2(f.p1), round(f.length_mm, 1), f.seam) for f in stick_fits
+    )
+    string = Cord(round(cord.length_mm, 1), cord.points_mm) if cord.present else None
+    return BoardReading(
+        sticks=sticks,
+        shapes=tuple(shapes),
+        string=string,
+        occlusion=occlusion,
+        markers=view.fit.markers,
+        fit_rms_px=round(view.fit.rms_px, 3),
+        warning=view.fit.warning,
+        canvas=view.canvas,
+        px_per_mm=s,
+        fit=view.fit,
+    )
+
+
+def split_at_seams(
+    fits: list[StickFit],
+    normalised: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    wood_mp: NDArray[np.uint8] | None = None,
+) -> list[StickFit]:
+    """Sticks as long as two shorter kit sticks end to end, cut in two where the seam test
+    (``vision.picasso.seams``) finds their joint."""
+    kinds = profile.sorted_sticks
+    pairs = [(a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm]
+    gray: NDArray[np.float32] | None = None
+    out: list[StickFit] = []
+    for f in fits:
+        split = None
+        for a, b in pairs:
+            if abs(f.length_mm - (a.length_mm + b.length_mm)) > 0.08 * (a.length_mm + b.length_mm):
+                continue
+            if gray is None:
+                gray = (normalised.mean(axis=2) / seg.WHITE_LEVEL).astype(np.float32)
+            others = [(g.p0, g.p1) for g in fits if g is not f]
+            scale = f.length_mm / (a.length_mm + b.length_mm)
+            for first, second in ((a, b), (b, a)):
+                at = first.length_mm * scale
+                cues = seam_cues(gray, f.p0, f.p1, at, others, s, profile, wood_mp)
+                if cues.seam:
+                    split = (first, second, at)
+                    break
+                if a is b:
+                    break
+            if split is not None:
+                break
+        if split is None:
+            out.append(f)
+            continue
+        first, second, at = split
+        p0, p1 = np.asarray(f.p0), np.asarray(f.p1)
+        joint = p0 + (p1 - p0) * (at / max(f.length_mm, 1e-9))
+        j = (float(joint[0]), float(joint[1]))
+        out.append(StickFit(first.kind, f.p0, j, at, f.purity, True))
+        out.append(StickFit(second.kind, j, f.p1, f.length_mm - at, f.purity, True))
+    return out
+
+
+def _under(mask: NDArray[np.uint8], pts_mm: object, s: float) -> float:
+    """Share of the points along ``pts_mm`` (a segment's ends, or an outline) that lie on
+    ``mask``; segments are sampled every 2 mm."""
+    p = np.asarray(pts_mm, np.float64).reshape(-1, 2)
+    if len(p) == 2:
+        n = max(2, int(np.hypot(*(p[1] - p[0])) / 2))
+        p = p[0] + np.linspace(0, 1, n)[:, None] * (p[1] - p[0])
+    ij = np.round(p * s - 0.5).astype(int)
+    h, w = mask.shape
+    ij[:, 0] = np.clip(ij[:, 0], 0, w - 1)
+    ij[:, 1] = np.clip(ij[:, 1], 0, h - 1)
+    return float(mask[ij[:, 1], ij[:, 0]].mean())
+
+
+def _r2(p: tuple[float, float]) -> tuple[float, float]:
+    return (round(p[0], 1), round(p[1], 1))
+
+
+def _shape(
+    patch: ShapePatch, s: float, profile: KitProfile, namer: ShapeNamer, canvas: NDArray[np.uint8]
+) -> Shape | None:
+    kind, dist = classify_geometry(patch.geometry, profile)
+    method = "geometry"
+    confidence = float(math.exp(-0.5 * (dist / 3.0) ** 2))
+    named = namer.name(patch, s, kind, dist, canvas)
+    if named is not None:
+        kind, confidence, method = named
+    if kind == "":
+        return None
+    outline = cv2.approxPolyDP(patch.contour_px, 0.8 * s, True).reshape(-1, 2)
+    return Shape(
+        shape=kind,
+        colour=patch.colour,
+        centre_mm=_r2(patch.geometry.centre_mm),
+        outline_mm=((outline.astype(np.float32) + 0.5) / s).astype(np.float32),
+        area_mm2=round(patch.geometry.area_mm2, 1),
+        method=method,
+        confidence=round(confidence, 3),
+    )
+
+
+__all__ = ["DARK_PX", "read_board", "read_canvas"]

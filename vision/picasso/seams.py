@@ -1,0 +1,176 @@
+"""Two sticks end to end in line look like one: the seam test.
+
+A stretch of wood as long as a long stick may be one long stick or two short ones laid end
+to end in a line (and one as long as a long and a short, a long and a short). The mask of
+wood cannot tell; the picture can, by two cues at the place where the two would meet:
+
+- **the seam**: two stick ends never meet perfectly; the joint shows as a narrow dark line
+  across the whole width (a hairline gap, the end grain, a shadow): the lightness along the
+  stick dips there, by ``DIP`` of the lightness around it, and only there;
+- **misalignment**: two sticks laid by hand are rarely exactly in line: each half's centre
+  line, fitted from its long edges, is offset from the other's at the joint, or turned.
+  Measured, but not decided on: on rendered boards without a camera calibration the lens
+  bends a long stick enough that its halves read up to 1.5 mm and 3 degrees apart, as much
+  as two sticks laid by a careful hand.
+
+A joint is never looked for where another stick crosses, nor where the string or a shadow
+lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered pairs (``vision.picasso.bench.bench_seams``): see the
+issue note; a long stick wrongly cut in two costs a point, so the thresholds are
+conservative.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.profile import KitProfile
+
+DIP = 0.05
+
+
+@dataclass(frozen=True)
+class SeamCues:
+    """The cues at one candidate joint: ``dip`` (relative lightness drop), ``offset_mm`` and
+    ``turn_deg`` (between the two halves' centre lines), ``crossed`` (another stick crosses
+    there)."""
+
+    dip: float
+    offset_mm: float
+    turn_deg: float
+    crossed: bool
+    clear: bool = True
+
+    @property
+    def seam(self) -> bool:
+        if self.crossed or not self.clear:
+            return False
+        return self.dip >= DIP
+
+
+def _half_line(
+    gray: NDArray[np.float32],
+    p0: NDArray[np.float64],
+    d: NDArray[np.float64],
+    n: NDArray[np.float64],
+    t0: float,
+    t1: float,
+    width_mm: float,
+    s: float,
+) -> tuple[float, float] | None:
+    """Centre offset (mm, at t=0 along n) and slope of one half, from its two long edges:
+    the strongest lightness step on each side near where the edge should be."""
+    ts = np.arange(t0, t1 + 1e-9, 0.5)
+    us = np.arange(-0.5 * width_mm - 2.5, 0.5 * width_mm + 2.51, 0.25)
+    pts = p0[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
+    mx = (pts[..., 0] * s - 0.5).astype(np.float32)
+    my = (pts[..., 1] * s - 0.5).astype(np.float32)
+    prof = cv2.remap(gray, mx, my, cv2.INTER_LINEAR)  # (nu, nt)
+    grad = np.diff(prof, axis=0)  # between us[i] and us[i + 1]
+    mid_u = 0.5 * (us[1:] + us[:-1])
+    centres = []
+    for sign in (1.0, -1.0):
+        near = np.abs(mid_u - sign * 0.5 * width_mm) <= 2.0
+        g = grad[near] * sign  # wood is darker than canvas: lightness rises going out
+        j = np.argmax(g, axis=0)
+        strong = g[j, np.arange(g.shape[1])] > 0.04
+        edge = mid_u[near][j]
+        centres.append(np.where(strong, edge - sign * 0.5 * width_mm, np.nan))
+    both = np.stack(centres)
+    seen = np.isfinite(both).any(axis=0)
+    c = np.full(both.shape[1], np.nan)
+    c[seen] = np.nanmean(both[:, seen], axis=0)
+    ok = np.isfinite(c)
+    if ok.sum() < 6:
+        return None
+    a = np.vstack([np.ones(int(ok.sum())), ts[ok]]).T
+    coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(2), a.T @ c[ok])
+    res = np.abs(c[ok] - a @ coef)
+    keep = res < max(0.3, float(np.median(res)) * 3)
+    if keep.sum() >= 6:
+        a2 = a[keep]
+        coef = np.linalg.solve(a2.T @ a2 + 1e-9 * np.eye(2), a2.T @ c[ok][keep])
+    return float(coef[0]), float(coef[1])
+
+
+def seam_cues(
+    gray: NDArray[np.float32],
+    p0_mm: tuple[float, float],
+    p1_mm: tuple[float, float],
+    at_mm: float,
+    others: list[tuple[tuple[float, float], tuple[float, float]]],
+    s: float,
+    profile: KitProfile,
+    wood_mp: NDArray[np.uint8] | None = None,
+    *,
+    measure_alignment: bool = False,
+) -> SeamCues:
+    """The cues for a joint ``at_mm`` from ``p0_mm`` along the stick p0 -> p1. ``gray``:
+    (H, W) float32 lightness of the canvas normalised so that the canvas is 1; ``others``:
+    the other sticks' ends (to know where they cross); ``wood_mp``: the wood map
+    (``sticks.wood_map``), to know where the string or a shadow lies across;
+    ``measure_alignment``: also fit each half's centre line (``offset_mm``/``turn_deg``;
+    for measuring, the decision does not use them)."""
+    width = profile.stick_width_mm
+    p0 = np.asarray(p0_mm, np.float64)
+    p1 = np.asarray(p1_mm, np.float64)
+    length = float(np.linalg.norm(p1 - p0))
+    d = (p1 - p0) / max(length, 1e-9)
+    n = np.array([-d[1], d[0]])
+    joint = p0 + d * at_mm
+    crossed = any(_crosses(joint, d, width, q0, q1) for q0, q1 in others)
+    # lightness along the middle of the stick
+    ts = np.arange(-12.0, 12.01, 0.25)
+    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
+    pts = joint[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
+    prof = cv2.remap(
+        gray,
+        (pts[..., 0] * s - 0.5).astype(np.float32),
+        (pts[..., 1] * s - 0.5).astype(np.float32),
+        cv2.INTER_LINEAR,
+    ).mean(0)
+    mid = np.abs(ts) <= 2.5
+    ring = (np.abs(ts) > 4.0) & (np.abs(ts) <= 12.0)
+    base = float(np.median(prof[ring]))
+    dip = (base - float(prof[mid].min())) / max(base, 1e-6)
+    offset = turn = 0.0
+    if measure_alignment:
+        a = _half_line(gray, joint, -d, n, 4.0, min(at_mm, 40.0) - 3.0, width, s)
+        b = _half_line(gray, joint, d, n, 4.0, min(length - at_mm, 40.0) - 3.0, width, s)
+        if a is not None and b is not None:
+            # a's u axis is flipped (it runs along -d with normal n): its centre offset is
+            # the same, its slope the opposite
+            offset = abs(a[0] - b[0])
+            turn = abs(math.degrees(math.atan(-a[1]) - math.atan(b[1])))
+    clear = True
+    if wood_mp is not None:
+        tw = np.arange(-4.0, 4.01, 0.5)
+        uw = np.arange(-0.5 * width + 1.0, 0.5 * width - 0.99, 0.5)
+        pw = joint[None, None, :] + tw[None, :, None] * d + uw[:, None, None] * n
+        vals = cv2.remap(
+            wood_mp,
+            (pw[..., 0] * s - 0.5).astype(np.float32),
+            (pw[..., 1] * s - 0.5).astype(np.float32),
+            cv2.INTER_NEAREST,
+        )
+        clear = not bool((vals == 2).any())  # the string does not lie across
+    return SeamCues(dip, offset, turn, crossed, clear)
+
+
+def _crosses(
+    joint: NDArray[np.float64],
+    d: NDArray[np.float64],
+    width: float,
+    q0: tuple[float, float],
+    q1: tuple[float, float],
+) -> bool:
+    """Whether the stick q0-q1 passes within a stick width of the joint."""
+    a = np.asarray(q0, np.float64)
+    b = np.asarray(q1, np.float64)
+    ab = b - a
+    t = float(np.clip(np.dot(joint - a, ab) / max(np.dot(ab, ab), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(a + t * ab - joint)) < 1.2 * width

@@ -1,0 +1,211 @@
+"""Pixel classes of the rectified canvas: canvas, wood, dark (string), the shape colours,
+and anything else.
+
+The canvas is light and neutral (KIT.md), so it serves as the white reference: a smooth
+per-channel model of the canvas brightness (a quadratic surface fitted, robustly, to the
+pixels that look like bare canvas) divides the picture, which removes the white balance, the
+exposure, the light gradient and the vignette at once. Each pixel is then compared with the
+kit profile's colours in CIE L*a*b* relative to the canvas, through a lookup table built once
+per profile (32 levels per channel). No colour here comes from the synthetic renderer: the
+defaults are KIT.md's ("natural light wood", "solid red, blue, yellow or green", "dark cord").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.profile import KitProfile, Lab
+
+# Class codes of the label image.
+CANVAS = 0
+WOOD = 1
+DARK = 2
+GREY = 3  # neutral, between canvas and dark: a grey object, or a deep shadow
+OTHER = 4  # a colour that is none of the kit's
+FIRST_COLOUR = 8  # shape colour k of the profile is FIRST_COLOUR + k
+
+#: The canvas maps to this level in the normalised picture (headroom for highlights).
+WHITE_LEVEL = 200.0
+#: Coarse grid of the canvas model, mm per cell.
+MODEL_CELL_MM = 6.0
+
+
+@dataclass(frozen=True, eq=False)
+class Segmentation:
+    """The canvas's pixel classes.
+
+    - ``labels``: (H, W) uint8 class codes (``CANVAS``, ``WOOD``, ``DARK``, ``GREY``, ``OTHER``,
+      ``FIRST_COLOUR + k`` for the profile's k-th shape colour).
+    - ``normalised``: (H, W, 3) uint8 BGR divided by the canvas model (canvas = 200).
+    - ``colour_names``: the profile's shape colour names, in code order.
+    - ``margins``: (top, bottom, left, right) pixels blanked along the edges (``blank_frame``).
+    """
+
+    labels: NDArray[np.uint8]
+    normalised: NDArray[np.uint8]
+    colour_names: tuple[str, ...]
+    margins: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def mask(self, code: int) -> NDArray[np.uint8]:
+        """(H, W) uint8 0/1 mask of one class."""
+        return (self.labels == code).astype(np.uint8)
+
+
+def canvas_model(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.float32]:
+    """(H, W, 3) float32: the brightness the bare canvas would have at each pixel, per
+    channel (a quadratic surface fitted to the canvas-looking pixels, twice, each time
+    keeping those within 8% of the fit)."""
+    h, w = canvas.shape[:2]
+    cell = max(1, round(MODEL_CELL_MM * px_per_mm))
+    gh, gw = max(2, h // cell), max(2, w // cell)
+    small = cv2.resize(canvas, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    xs = (xs + 0.5) / gw - 0.5
+    ys = (ys + 0.5) / gh - 0.5
+    design = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys], -1).reshape(-1, 6)
+    pix = small.reshape(-1, 3)
+    total = pix.sum(1) + 1e-3
+    chroma = np.abs(pix / total[:, None] - 1 / 3).max(1)
+    # First guess: bright, neutral cells (the canvas covers most of the board).
+    keep = (chroma < 0.03) & (total >= np.percentile(total, 40))
+    if keep.sum() < 12:
+        keep = total >= np.percentile(total, 50)
+    coef = np.zeros((6, 3), np.float64)
+    for _ in range(3):
+        # Normal equations: a 6x6 solve (lstsq would start BLAS threads for nothing).
+        a = design[keep].astype(np.float64)
+        coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(6), a.T @ pix[keep].astype(np.float64))
+        fitted = design @ coef
+        ratio = pix / np.maximum(fitted, 1.0)
+        keep = (np.abs(ratio - 1).max(1) < 0.08) & (chroma < 0.04)
+        if keep.sum() < 12:
+            break
+    model_small = np.maximum((design @ coef).reshape(gh, gw, 3), 8.0).astype(np.float32)
+    return np.asarray(cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def normalise(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.uint8]:
+    """(H, W, 3) uint8: ``canvas`` divided by its canvas model, the canvas at ``WHITE_LEVEL``."""
+    gain = WHITE_LEVEL / canvas_model(canvas, px_per_mm)
+    out = cv2.multiply(canvas, gain, dtype=cv2.CV_8U)  # saturating
+    return np.asarray(out, np.uint8)
+
+
+def _lab_of_levels(levels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(N, 3) BGR levels of the normalised picture -> (N, 3) L*a*b* relative to the canvas."""
+    bgr = np.clip(levels / WHITE_LEVEL, 0, 1).astype(np.float32).reshape(-1, 1, 3)
+    return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), np.float32).reshape(-1, 3)
+
+
+def lab_of(normalised: NDArray[np.uint8], mask: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """(N, 3) L*a*b* (relative to the canvas) of the masked pixels of a normalised picture."""
+    return _lab_of_levels(normalised[mask].astype(np.float32))
+
+
+def _thresholds(profile: KitProfile) -> tuple[float, float]:
+    """(dark below, grey below) L* thresholds from the string's lightness."""
+    string_l = profile.string_lab[0]
+    dark = (100.0 + 2 * string_l) / 3 + 5  # a third of the way from the string to the canvas
+    grey = 72.0
+    return dark, max(grey, dark + 5)
+
+
+_LUTS: dict[str, NDArray[np.uint8]] = {}
+
+
+def _lut(profile: KitProfile) -> NDArray[np.uint8]:
+    """(32768,) uint8 class of each 5-bit-per-channel normalised BGR colour (cached per
+    profile)."""
+    key = repr(profile.to_json())
+    hit = _LUTS.get(key)
+    if hit is None:
+        if len(_LUTS) > 8:
+            _LUTS.clear()
+        hit = _LUTS[key] = _build_lut(profile)
+    return hit
+
+
+def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
+    q = (np.arange(32, dtype=np.float32) * 8 + 4).astype(np.float32)
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    levels = np.stack([b.ravel(), g.ravel(), r.ravel()], 1)
+    lab = _lab_of_levels(levels)
+    big_l, a, bb = lab[:, 0], lab[:, 1], lab[:, 2]
+    chroma = np.hypot(a, bb)
+    names = list(profile.colours)
+    protos: list[tuple[int, Lab]] = [(WOOD, profile.wood_lab)]
+    protos += [(FIRST_COLOUR + k, profile.colours[n]) for k, n in enumerate(names)]
+    # Distance in the chroma plane, with lightness counted a quarter as much: the light on a
+    # table changes lightness far more than hue.
+    dists = []
+    for _, (pl, pa, pb) in protos:
+        dists.append(np.sqrt((a - pa) ** 2 + (bb - pb) ** 2 + (0.25 * (big_l - pl)) ** 2))
+    d = np.stack(dists, 1)
+    nearest = np.argmin(d, 1)
+    dmin = d[np.arange(len(d)), nearest]
+    codes = np.asarray([c for c, _ in protos], np.uint8)[nearest]
+    # Neutral colours: canvas, grey or dark by lightness. A colour is neutral when it is
+    # closer to grey than to any piece colour, scaled: chroma below half the wood's.
+    wood_chroma = float(np.hypot(profile.wood_lab[1], profile.wood_lab[2]))
+    neutral = chroma < max(8.0, 0.45 * wood_chroma)
+    dark_below, grey_below = _thresholds(profile)
+    out = codes.copy()
+    out[dmin > 38.0] = OTHER
+    out[neutral & (big_l >= grey_below)] = CANVAS
+    out[neutral & (big_l < grey_below)] = GREY
+    out[neutral & (big_l < dark_below)] = DARK
+    # Dark colours carry little hue (noise dominates): anything very dark is dark.
+    out[(big_l < dark_below - 8) & (chroma < 20)] = DARK
+    return out.astype(np.uint8)
+
+
+def classify(normalised: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
+    """(H, W) uint8 class codes of a normalised canvas picture."""
+    lut = _lut(profile)
+    q = (normalised >> 3).astype(np.uint16)
+    idx = (q[:, :, 0] << 10) | (q[:, :, 1] << 5) | q[:, :, 2]
+    return lut[idx]
+
+
+#: Always ignored along the canvas edge, mm; and how far in the board's frame may show
+#: (a fit without lens model bows the canvas edges by a few millimetres).
+EDGE_IGNORE_MM = 1.0
+FRAME_SEARCH_MM = 6.0
+
+
+def blank_frame(
+    labels: NDArray[np.uint8], px_per_mm: float
+) -> tuple[NDArray[np.uint8], tuple[int, int, int, int]]:
+    """``labels`` with the board's frame showing along the canvas edges set to ``CANVAS``:
+    the outer ``EDGE_IGNORE_MM`` always, and in each row or column, the run of non-canvas
+    pixels from the edge when it is at most ``FRAME_SEARCH_MM`` deep (a sliver of frame; an
+    arm or a piece reaches further in and stays). Also returns the always-blanked depth
+    per side (top, bottom, left, right) in pixels."""
+    out = labels.copy()
+    h, w = out.shape
+    always = max(1, round(EDGE_IGNORE_MM * px_per_mm))
+    search = round(FRAME_SEARCH_MM * px_per_mm)
+    out[:always] = CANVAS
+    out[h - always :] = CANVAS
+    out[:, :always] = CANVAS
+    out[:, w - always :] = CANVAS
+    views = (out, out[::-1], out.T, out.T[::-1])  # top, bottom, left, right: edge at row 0
+    for v in views:
+        strip = v[: search + 1] != CANVAS
+        depth = np.where(strip.all(0), search + 1, np.argmin(strip, 0))
+        shallow = depth <= search
+        rows = np.arange(search + 1)[:, None]
+        v[: search + 1][(rows < depth[None, :]) & shallow[None, :]] = CANVAS
+    return out, (always, always, always, always)
+
+
+def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) -> Segmentation:
+    """Pixel classes of a rectified canvas picture ((H, W, 3) uint8 BGR at ``px_per_mm``),
+    with the board's frame blanked where it shows along the edges."""
+    norm = normalise(canvas, px_per_mm)
+    labels, margins = blank_frame(classify(norm, profile), px_per_mm)
+    return Segmentation(labels, norm, tuple(profile.colours), margins)

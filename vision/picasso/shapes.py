@@ -1,0 +1,191 @@
+"""Shapes on the canvas: flat patches of one of the kit's colours, named by their outline.
+
+Each colour's mask is mended where the string crosses it (string pixels next to the colour
+join it, then an opening trims what sticks out), split into connected patches, and each
+patch of about a kit shape's size is described in millimetres (``ShapeGeometry``): area,
+how much of its minimum-area rectangle and of its smallest enclosing circle it fills, and
+the rectangle's aspect. The kind is the nearest profile shape in these terms
+(``classify_geometry``); the ONNX model of ``vision.picasso.shape_model`` may confirm or
+overrule it (see there for when, and what it measurably changes). A patch far larger than
+any shape is not a shape (a sleeve, a card): it is left to the occlusion check.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.profile import KitProfile, ShapeSize
+
+#: The canvas class code of ``vision.picasso.segment`` (imported lazily there: no cycle).
+CANVAS_CODE = 0
+#: A patch smaller than this share of the smallest shape is noise.
+MIN_AREA_SHARE = 0.35
+#: A patch larger than this multiple of the largest shape is not one shape.
+MAX_AREA_SHARE = 1.6
+
+
+@dataclass(frozen=True)
+class ShapeGeometry:
+    """What a patch's outline measures: ``area_mm2``; ``rect_fill`` (area / minimum-area
+    rectangle), ``circle_fill`` (area / smallest enclosing circle), ``aspect`` (short side /
+    long side of that rectangle); ``centre_mm`` (x, y) and ``angle_deg`` of the rectangle."""
+
+    area_mm2: float
+    rect_fill: float
+    circle_fill: float
+    aspect: float
+    centre_mm: tuple[float, float]
+    angle_deg: float
+
+
+def template_geometry(shape: ShapeSize) -> tuple[float, float, float, float]:
+    """(area, rect_fill, circle_fill, aspect) of a perfect kit shape."""
+    d = shape.size_mm
+    if shape.kind == "circle":
+        return (math.pi * d * d / 4, math.pi / 4, 1.0, 1.0)
+    if shape.kind == "square":
+        return (d * d, 1.0, 2 / math.pi, 1.0)
+    if shape.kind == "triangle":
+        area = math.sqrt(3) / 4 * d * d
+        return (area, 0.5, area / (math.pi * d * d / 3), math.sqrt(3) / 2)
+    return (math.pi * d * d / 8, math.pi / 4, 0.5, 0.5)  # half_circle
+
+
+def classify_geometry(geom: ShapeGeometry, profile: KitProfile) -> tuple[str, float]:
+    """(kind, distance) of the profile shape nearest to ``geom``: a weighted distance over
+    log area, rectangle fill, circle fill and aspect (0 for a perfect match)."""
+    best, best_d = "", math.inf
+    for sh in profile.shapes:
+        area, rf, cf, asp = template_geometry(sh)
+        d = math.sqrt(
+            (math.log(max(geom.area_mm2, 1.0) / area) / 0.25) ** 2
+            + ((geom.rect_fill - rf) / 0.08) ** 2
+            + ((geom.circle_fill - cf) / 0.08) ** 2
+            + ((geom.aspect - asp) / 0.12) ** 2
+        )
+        if d < best_d:
+            best, best_d = sh.kind, d
+    return best, best_d
+
+
+def measure(contour_px: NDArray[np.int32], s: float) -> ShapeGeometry:
+    """Geometry of a patch outline given as an OpenCV contour in canvas pixels at ``s``."""
+    area = float(cv2.contourArea(contour_px)) / (s * s)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(contour_px)
+    _, radius = cv2.minEnclosingCircle(contour_px)
+    rect_area = max(rw * rh, 1.0) / (s * s)
+    circ_area = max(math.pi * radius * radius, 1.0) / (s * s)
+    return ShapeGeometry(
+        area_mm2=area,
+        rect_fill=min(1.0, area / rect_area),
+        circle_fill=min(1.0, area / circ_area),
+        aspect=float(min(rw, rh) / max(rw, rh, 1e-6)),
+        centre_mm=((cx + 0.5) / s, (cy + 0.5) / s),
+        angle_deg=float(ang),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class ShapePatch:
+    """A patch of one shape colour: its ``colour`` name, outline ``contour_px`` (N, 1, 2)
+    int32 in canvas pixels, ``mask`` (h, w) uint8 of its bounding ``box`` (x, y, w, h) in
+    canvas pixels, and its geometry."""
+
+    colour: str
+    contour_px: NDArray[np.int32]
+    mask: NDArray[np.uint8]
+    box: tuple[int, int, int, int]
+    geometry: ShapeGeometry
+
+
+def _split_touching(
+    contour: NDArray[np.int32], s: float, min_area_mm2: float
+) -> list[NDArray[np.int32]]:
+    """Two shapes of one colour that touch make one patch with two notches where they meet
+    (each shape is convex): cut it between the two deepest notches."""
+    area = cv2.contourArea(contour) / (s * s)
+    if area < 1.4 * min_area_mm2 or len(contour) < 5:
+        return [contour]
+    hull_idx = cv2.convexHull(contour, returnPoints=False)
+    if hull_idx is None or len(hull_idx) < 3:
+        return [contour]
+    hull_area = cv2.contourArea(cv2.convexHull(contour)) / (s * s)
+    if area / max(hull_area, 1e-6) > 0.94:
+        return [contour]
+    try:
+        defects = cv2.convexityDefects(contour, np.sort(hull_idx, axis=0))
+    except cv2.error:
+        return [contour]
+    if defects is None or len(defects) < 2:
+        return [contour]
+    d = defects.reshape(-1, 4)
+    deep = d[np.argsort(-d[:, 3])[:2]]
+    if deep[1, 3] / 256.0 < 2.0 * s:  # the second notch is under 2 mm deep
+        return [contour]
+    a = tuple(int(v) for v in contour[deep[0, 2], 0])
+    b = tuple(int(v) for v in contour[deep[1, 2], 0])
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(m, [contour - [x - 1, y - 1]], -1, 1, cv2.FILLED)
+    cv2.line(m, (a[0] - x + 1, a[1] - y + 1), (b[0] - x + 1, b[1] - y + 1), 0, 2)
+    parts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(parts) < 2:
+        return [contour]
+    shift = np.array([x - 1, y - 1], np.int32)
+    return [np.asarray(p + shift, np.int32) for p in parts]
+
+
+def colour_patches(
+    labels: NDArray[np.uint8],
+    code: int,
+    colour: str,
+    mendable: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+) -> tuple[list[ShapePatch], list[NDArray[np.int32]]]:
+    """The patches of one colour class ``code``: those of about a shape's size, and the
+    contours of those too large to be one (left to the occlusion check). ``mendable``:
+    (H, W) uint8 0/1 of the pixels that may hide a shape (the string and its shade)."""
+    mask = (labels == code).astype(np.uint8)
+    if not mask.any():
+        return [], []
+    del mendable
+    not_canvas = (labels != CANVAS_CODE).astype(np.uint8)
+    # The blended rim (paler, so it may read as wood) belongs to the shape...
+    r = 2 * round(1.0 * s) + 1
+    ring = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) & not_canvas
+    # ...and so do the string across it and the blends along the string (anything not canvas
+    # between two parts of the colour).
+    k = 2 * round(2.5 * s) + 1
+    closed = cv2.morphologyEx(
+        mask | ring, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    mended = mask | ring | (closed & not_canvas)
+    k = 2 * round(1.5 * s) + 1
+    mended = cv2.morphologyEx(
+        mended, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    contours, _ = cv2.findContours(mended, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    areas = [sh.area_mm2 for sh in profile.shapes] or [600.0]
+    contours = [part for c in contours for part in _split_touching(c, s, min(areas))]
+    lo = MIN_AREA_SHARE * min(areas) * s * s
+    hi = MAX_AREA_SHARE * max(areas) * s * s
+    patches: list[ShapePatch] = []
+    too_big: list[NDArray[np.int32]] = []
+    for c in contours:
+        a = cv2.contourArea(c)
+        if a < lo:
+            continue
+        if a > hi:
+            too_big.append(c)
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c - [x, y]], -1, 1, cv2.FILLED)
+        patches.append(ShapePatch(colour, c, m, (x, y, w, h), measure(c, s)))
+    return patches, too_big

@@ -1,0 +1,808 @@
+"""Sticks on the canvas: straight wood bands of the kit's width, found as the smallest set
+of stick rectangles that explains the wood.
+
+1. **Proposals.** The wood mask (with the string's and shadows' pixels that lie between wood
+   filled in) is eroded to the sticks' cores and ``HoughLinesP`` proposes straight pieces.
+2. **Stretches.** Each proposed line is measured along a band a little wider than a stick:
+   the stretches where the band is wood from side to side (string and shadow pixels count
+   neither for nor against) are candidate sticks. Each stretch is re-aimed on its own wood
+   (a robust straight-line fit of the wood's centre in each clean cross-section). A stretch
+   longer than a kit stick (a shallow end-to-end joint lets the band run on into the next
+   stick, or two sticks lie end to end in line) also proposes a kit-length piece at either
+   end. A stretch whose flanks are both wood is part of something wider (a hand, a heap).
+3. **Selection.** The chosen set minimises
+   ``unexplained wood + 3 x covered non-wood + 10 mm per stick + 0.3 x length misfit``
+   (all in millimetres of stick): greedy additions, then removals and swaps until nothing
+   improves. Crossing sticks each keep the wood only they explain; a line aimed between two
+   sticks covers canvas and loses to the two true ones.
+4. A chosen stretch is named by its length (the nearest of the profile's lengths, in ratio).
+   Two short sticks laid end to end in line make one long stretch: ``vision.picasso.seams``
+   decides whether it has a seam.
+
+A second round proposes lines on the wood left unexplained by the first, so that a stick
+whose core the first Hough pass missed (under the string, in a heap) is still proposed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.profile import KitProfile
+
+#: Band sampling step along and across a line, mm.
+STEP_MM = 0.5
+#: A cross-section counts as stick when this share of its known pixels is wood.
+COVER_MIN = 0.7
+#: Gaps in a stretch shorter than this are bridged, mm.
+GAP_MM = 2.5
+#: Selection weights (module docstring), in mm of stick.
+NONWOOD_WEIGHT = 3.0
+#: A stick is taken only if at least ``CORE_MIN_MM`` of its middle band ``CORE_MM`` wide is
+#: wood that no stick taken already explains.
+CORE_MM = 4.0
+CORE_MIN_MM = 5.0
+STICK_COST_MM = 7.0
+MISFIT_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class StickFit:
+    """A stick found on the canvas: centre-line ends ``p0``/``p1`` in board mm, its measured
+    ``length_mm``, the ``kind`` named from it, ``purity``, the share of its rectangle
+    that is wood, and ``seam``: True when cut from a longer stretch at a seam."""
+
+    kind: str
+    p0: tuple[float, float]
+    p1: tuple[float, float]
+    length_mm: float
+    purity: float
+    seam: bool | None = None
+
+
+@dataclass(frozen=True)
+class _Line:
+    cx: float  # a point on the line, canvas px
+    cy: float
+    angle: float  # radians, direction of the line
+
+    @property
+    def d(self) -> NDArray[np.float64]:
+        return np.array([math.cos(self.angle), math.sin(self.angle)])
+
+    @property
+    def n(self) -> NDArray[np.float64]:
+        return np.array([-math.sin(self.angle), math.cos(self.angle)])
+
+    def at(self, t_mm: float, s: float) -> NDArray[np.float64]:
+        return np.array([self.cx, self.cy]) + self.d * t_mm * s
+
+    def t_of(self, p: NDArray[np.float64], s: float) -> float:
+        return float((p - np.array([self.cx, self.cy])) @ self.d) / s
+
+
+@dataclass(frozen=True)
+class _Band:
+    """A band sampled along a line: ``wood``/``known`` (nu, nt) bool arrays, the across
+    offsets ``u`` (nu,) and along positions ``t`` (nt,), in mm."""
+
+    line: _Line
+    t: NDArray[np.float64]
+    u: NDArray[np.float64]
+    wood: NDArray[np.bool_]
+    known: NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    line: _Line
+    t0: float  # mm along the line from its point
+    t1: float
+
+    def ends_px(self, s: float) -> NDArray[np.float64]:
+        return np.stack([self.line.at(self.t0, s), self.line.at(self.t1, s)])
+
+    @property
+    def length(self) -> float:
+        return self.t1 - self.t0
+
+
+# --------------------------------------------------------------------------- proposals
+
+
+def _hough_lines(
+    core: NDArray[np.uint8], s: float, min_len_mm: float
+) -> list[tuple[_Line, float, float]]:
+    """Straight pieces of the sticks' cores proposed by ``HoughLinesP`` on a 1 px/mm copy,
+    lightly merged: (line in canvas px, t0, t1 mm along it)."""
+    k = max(1, round(s))
+    small = np.ascontiguousarray(core[::k, ::k]) if k > 1 else core
+    segs = cv2.HoughLinesP(
+        small,
+        rho=1,
+        theta=math.pi / 90,
+        threshold=max(8, round(0.4 * min_len_mm * s / k)),
+        minLineLength=round(0.5 * min_len_mm * s / k),
+        maxLineGap=max(2, round(4 * s / k)),
+    )
+    if segs is None:
+        return []
+    segs = segs.reshape(-1, 4).astype(np.float64) * k + (k - 1) / 2
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    lines: list[list[float]] = []  # cx, cy, angle, t0, t1 (px)
+    for i in np.argsort(-lengths):
+        x0, y0, x1, y1 = segs[i]
+        ang = math.atan2(y1 - y0, x1 - x0)
+        for ln in lines:
+            da = abs((ang - ln[2] + math.pi / 2) % math.pi - math.pi / 2)
+            if da > math.radians(3):
+                continue
+            d = np.array([math.cos(ln[2]), math.sin(ln[2])])
+            n = np.array([-d[1], d[0]])
+            rel = np.array([[x0, y0], [x1, y1]]) - np.array([ln[0], ln[1]])
+            if np.abs(rel @ n).max() >= 1.5 * s:
+                continue
+            ts = rel @ d
+            if ts.min() > ln[4] + 10 * s or ts.max() < ln[3] - 10 * s:
+                continue  # further along the same line: maybe another stick
+            ln[3] = min(ln[3], float(ts.min()))
+            ln[4] = max(ln[4], float(ts.max()))
+            break
+        else:
+            half = lengths[i] / 2
+            lines.append([(x0 + x1) / 2, (y0 + y1) / 2, ang, -half, half])
+    return [(_Line(cx, cy, a), t0 / s, t1 / s) for cx, cy, a, t0, t1 in lines]
+
+
+def _edge_lines(
+    wood_mp: NDArray[np.uint8],
+    region: NDArray[np.bool_],
+    s: float,
+    width_mm: float,
+    min_len_mm: float,
+) -> list[tuple[_Line, float, float]]:
+    """Lines half a stick inside the straight edges where wood (within ``region``) meets
+    canvas: a stick half hidden under the string still shows one long edge."""
+    wood = wood_mp == WOOD_PX
+    non = (wood_mp == NOT_WOOD).astype(np.uint8)
+    edge = (wood & region & (cv2.dilate(non, np.ones((3, 3), np.uint8)) > 0)).astype(np.uint8)
+    k = max(1, round(s))
+    if k > 1:
+        h, w = edge.shape
+        e = edge[: h - h % k, : w - w % k].reshape(h // k, k, w // k, k).max(axis=(1, 3))
+    else:
+        e = edge
+    segs = cv2.HoughLinesP(
+        np.ascontiguousarray(e),
+        rho=1,
+        theta=math.pi / 90,
+        threshold=max(8, round(0.4 * min_len_mm * s / k)),
+        minLineLength=round(0.5 * min_len_mm * s / k),
+        maxLineGap=max(2, round(3 * s / k)),
+    )
+    if segs is None:
+        return []
+    out: list[tuple[_Line, float, float]] = []
+    hw, ww = wood_mp.shape
+    for x0, y0, x1, y1 in segs.reshape(-1, 4).astype(np.float64) * k + (k - 1) / 2:
+        ang = math.atan2(y1 - y0, x1 - x0)
+        n = np.array([-math.sin(ang), math.cos(ang)])
+        mid = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        side = 0.0
+        for sign in (1.0, -1.0):
+            q = mid + sign * n * 2.0 * s
+            qx, qy = round(q[0]), round(q[1])
+            if 0 <= qx < ww and 0 <= qy < hw and wood_mp[qy, qx] == WOOD_PX:
+                side += sign
+        if side == 0.0:
+            continue
+        c = mid + side * n * 0.5 * width_mm * s
+        half = 0.5 * math.hypot(x1 - x0, y1 - y0) / s
+        out.append((_Line(float(c[0]), float(c[1]), ang), -half, half))
+    return out
+
+
+def _seed_lines(
+    wood_mp: NDArray[np.uint8], rest: NDArray[np.bool_], s: float, width_mm: float
+) -> list[tuple[_Line, float, float]]:
+    """Lines through the wood left unexplained: in each leftover patch at least a third of a
+    stick wide, from its innermost point, the directions along which the wood (the whole
+    wood map: the stick may run on under others) reaches furthest, 12 mm each way."""
+    n_lab, lab, stats, _ = cv2.connectedComponentsWithStats(rest.astype(np.uint8), 8)
+    out: list[tuple[_Line, float, float]] = []
+    angles = np.radians(np.arange(0.0, 180.0, 4.0))
+    reach = np.arange(-12.0, 12.01, 1.0)
+    min_area = 0.25 * width_mm * 12.0 * s * s
+    for k in range(1, n_lab):
+        if stats[k, cv2.CC_STAT_AREA] < min_area:
+            continue
+        x0, y0 = stats[k, cv2.CC_STAT_LEFT], stats[k, cv2.CC_STAT_TOP]
+        w, h = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
+        patch = (lab[y0 : y0 + h, x0 : x0 + w] == k).astype(np.uint8)
+        dist = cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+        if dist.max() < 0.25 * width_mm * s:
+            continue
+        cy, cx = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        px, py = float(cx + x0), float(cy + y0)
+        xs = (px + np.outer(np.cos(angles), reach * s)).astype(np.float32)
+        ys = (py + np.outer(np.sin(angles), reach * s)).astype(np.float32)
+        vals = cv2.remap(
+            wood_mp, xs, ys, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+        score = (vals != 0).mean(1) + 0.5 * (vals == 1).mean(1)
+        order = np.argsort(-score)
+        taken: list[float] = []
+        for i in order[:6]:
+            if score[i] < 1.2:
+                break
+            a = float(angles[i])
+            if any(
+                abs((a - b + math.pi / 2) % math.pi - math.pi / 2) < math.radians(15) for b in taken
+            ):
+                continue
+            taken.append(a)
+            out.append((_Line(px, py, a), -6.0, 6.0))
+            if len(taken) == 2:
+                break
+    return out
+
+
+def _sample_band(
+    wood_mp: NDArray[np.uint8],
+    line: _Line,
+    half_width_mm: float,
+    s: float,
+    t_range_mm: tuple[float, float],
+    step_mm: float = STEP_MM,
+) -> _Band:
+    """Sample the wood map (``wood_map``: 0 not wood, 1 wood, 2 and 3 unknown) along ``line`` within
+    ``t_range_mm`` (clipped to the canvas), ``half_width_mm`` to each side, every
+    ``step_mm`` along and ``STEP_MM`` across."""
+    h, w = wood_mp.shape
+    d, n = line.d, line.n
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - [line.cx, line.cy]
+    proj = corners @ d / s
+    t_lo = max(float(proj.min()), t_range_mm[0])
+    t_hi = min(float(proj.max()), t_range_mm[1])
+    t = np.arange(t_lo, max(t_lo, t_hi) + 1e-9, step_mm)
+    u = np.arange(-half_width_mm, half_width_mm + 1e-9, STEP_MM)
+    ts = (t * s).astype(np.float32)
+    us = (u * s).astype(np.float32)
+    mx = np.add.outer(us * np.float32(n[0]) + np.float32(line.cx), ts * np.float32(d[0]))
+    my = np.add.outer(us * np.float32(n[1]) + np.float32(line.cy), ts * np.float32(d[1]))
+    vals = cv2.remap(
+        wood_mp, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+    )
+    return _Band(line, t, u, vals == 1, vals <= 1)
+
+
+def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _Line:
+    """The line moved and turned onto the stick between ``t0`` and ``t1`` (mm along the
+    band). Each cross-section gives the stick's centre from whichever long edge it shows
+    (wood running from the middle out to canvas, the edge half a stick from the centre);
+    a straight line is fitted to these, then refitted without those more than 0.75 mm off
+    (another stick's edge, a joint). One edge suffices: the string often lies along a stick
+    and hides the other."""
+    sel = (band.t >= t0) & (band.t <= t1)
+    if sel.sum() < 6:
+        return band.line
+    ts_all = band.t[sel]
+    wood = band.wood[:, sel]
+    non = band.known[:, sel] & ~wood
+    half = 0.5 * width_mm
+    ts_list: list[NDArray[np.float64]] = []
+    cs_list: list[NDArray[np.float64]] = []
+    mid = int(np.argmin(np.abs(band.u)))
+    for sign in (1, -1):
+        rows = np.arange(mid, len(band.u)) if sign > 0 else np.arange(mid, -1, -1)
+        w = wood[rows]
+        nn = non[rows]
+        first_non = np.where(nn.any(0), np.argmax(nn, 0), -1)
+        ok = first_non > 0
+        idx = np.clip(first_non, 1, len(rows) - 1)
+        # wood most of the way from the middle to the edge (unknown pixels allowed; the
+        # first canvas pixel is the edge by construction)
+        cum = np.cumsum(w, 0)
+        cols = np.arange(w.shape[1])
+        run_ok = ok & (cum[idx - 1, cols] > 0.6 * idx)
+        edge_u = band.u[rows][idx] - sign * STEP_MM / 2  # between the last wood and the canvas
+        centre = edge_u - sign * half
+        good = run_ok & (np.abs(centre) < 2.5)
+        ts_list.append(ts_all[good])
+        cs_list.append(centre[good])
+    ts = np.concatenate(ts_list)
+    cs = np.concatenate(cs_list)
+    if ts.size < 6:
+        return band.line
+    keep = np.ones(ts.size, bool)
+    off = slope = 0.0
+    tm = float(ts.mean())
+    for _ in range(3):
+        if keep.sum() < 6:
+            break
+        tm = float(ts[keep].mean())
+        a = np.vstack([np.ones(int(keep.sum())), ts[keep] - tm]).T
+        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(2), a.T @ cs[keep])
+        off, slope = float(coef[0]), float(coef[1])
+        keep = np.abs(cs - (off + slope * (ts - tm))) < 0.75
+    line = band.line
+    p = np.array([line.cx, line.cy]) + (line.d * tm + line.n * off) * s
+    return _Line(float(p[0]), float(p[1]), line.angle + math.atan(slope))
+
+
+def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
+    """Index ranges [i0, i1] where ``ok`` holds, bridging gaps of up to ``gap`` samples."""
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(idx) > gap + 1)
+    starts = np.r_[idx[0], idx[breaks + 1]]
+    ends = np.r_[idx[breaks], idx[-1]]
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _stretch_ranges(band: _Band, width_mm: float, min_len_mm: float) -> list[tuple[float, float]]:
+    """(t0, t1) mm of the stretches of ``band`` that look like a stick."""
+    if band.t.size == 0:
+        return []
+    inner = np.abs(band.u) <= 0.5 * width_mm - 0.75
+    flank = (np.abs(band.u) >= 0.5 * width_mm + 1.25) & (np.abs(band.u) <= 0.5 * width_mm + 3.0)
+    wood_in = band.wood[inner]
+    n_known = band.known[inner].sum(0)
+    cover = np.where(n_known > 0, wood_in.sum(0) / np.maximum(n_known, 1), 0.0)
+    enough = n_known >= 0.35 * inner.sum()
+    ok = (cover >= COVER_MIN) & enough
+    # Unknown cross-sections (the string, a shadow line) between stick sections count as stick.
+    ok_or_unknown = ok | ~enough
+    wp = band.wood[flank & (band.u > 0)].mean(0)
+    wn = band.wood[flank & (band.u < 0)].mean(0)
+    both = (wp > 0.5) & (wn > 0.5)
+    out = []
+    step = float(band.t[1] - band.t[0]) if band.t.size > 1 else STEP_MM
+    for i0, i1 in _runs(ok_or_unknown, round(GAP_MM / step)):
+        seg = ok[i0 : i1 + 1]
+        if not seg.any():
+            continue
+        first = i0 + int(np.argmax(seg))
+        last = i0 + len(seg) - 1 - int(np.argmax(seg[::-1]))
+        if (last - first) * step < min_len_mm:
+            continue
+        if both[first : last + 1].mean() > 0.45:
+            continue  # wood on both flanks: part of something wider than a stick
+        out.append((float(band.t[first]), float(band.t[last])))
+    return out
+
+
+def _measure(
+    wood_mp: NDArray[np.uint8],
+    line: _Line,
+    t0: float,
+    t1: float,
+    width_mm: float,
+    s: float,
+    min_len_mm: float,
+    band: _Band | None = None,
+) -> list[_Candidate]:
+    """Re-aim ``line`` on its stretch [t0, t1] (sampled in ``band``, or afresh) and measure
+    the stretch again on the new line; the stretches that overlap the old one."""
+    half = 0.5 * width_mm + 3.0
+    if band is None:
+        band = _sample_band(wood_mp, line, half, s, (t0 - 1.0, t1 + 1.0))
+    ln = _recentre(band, t0, t1, width_mm, s)
+    lo = ln.t_of(line.at(t0, s), s)
+    hi = ln.t_of(line.at(t1, s), s)
+    b = _sample_band(wood_mp, ln, half, s, (lo - 12.0, hi + 12.0))
+    return [
+        _Candidate(ln, r0, r1)
+        for r0, r1 in _stretch_ranges(b, width_mm, min_len_mm)
+        if r1 >= lo - 5 and r0 <= hi + 5
+    ]
+
+
+def _scan(
+    wood_mp: NDArray[np.uint8],
+    line: _Line,
+    t0: float,
+    t1: float,
+    width_mm: float,
+    s: float,
+    reach_mm: float,
+) -> list[_Candidate]:
+    """Turn ``line`` about the middle of its stretch [t0, t1] (up to 9 degrees each way,
+    in 3-degree steps, each re-centred on the wood it crosses) and keep the turn whose
+    stretch through the middle is longest: for a stick crossed so often that few of its
+    cross-sections are clean, which ``_recentre`` needs."""
+    half = 0.5 * width_mm + 3.0
+    tc = 0.5 * (t0 + t1)
+    pivot = line.at(tc, s)
+    best: tuple[float, _Candidate] | None = None
+    for deg in range(-9, 10, 3):
+        ln = _Line(float(pivot[0]), float(pivot[1]), line.angle + math.radians(deg))
+        b = _sample_band(wood_mp, ln, half, s, (-reach_mm, reach_mm), 1.0)
+        if b.t.size < 3:
+            continue
+        inner = np.abs(b.u) <= 0.5 * width_mm + 1.0
+        wood = b.wood[inner].astype(np.float64)
+        cnt = wood.sum(0)
+        if cnt.sum() > 0:
+            off = float((wood * b.u[inner][:, None]).sum() / cnt.sum())
+            if abs(off) > 0.25:
+                p = pivot + ln.n * off * s
+                ln = _Line(float(p[0]), float(p[1]), ln.angle)
+                b = _sample_band(wood_mp, ln, half, s, (-reach_mm, reach_mm), 1.0)
+        for r0, r1 in _stretch_ranges(b, width_mm, 0.0):
+            if r0 - 1.0 <= 0.0 <= r1 + 1.0:
+                score = r1 - r0
+                if best is None or score > best[0]:
+                    best = (score, _Candidate(ln, r0, r1))
+    return [] if best is None else [best[1]]
+
+
+def _candidates_on(
+    wood_mp: NDArray[np.uint8],
+    line: _Line,
+    t_range: tuple[float, float],
+    s: float,
+    profile: KitProfile,
+) -> list[_Candidate]:
+    """Candidate sticks along a proposed line (module docstring, step 2)."""
+    width = profile.stick_width_mm
+    lengths = [k.length_mm for k in profile.sorted_sticks]
+    min_len = 0.6 * lengths[0]
+    reach = 0.6 * lengths[-1]
+    half = 0.5 * width + 3.0
+    band = _sample_band(wood_mp, line, half, s, (t_range[0] - reach, t_range[1] + reach), 1.0)
+    out: list[_Candidate] = []
+    for t0, t1 in _stretch_ranges(band, width, min_len):
+        measured = _measure(wood_mp, line, t0, t1, width, s, min_len, band)
+        if not any(min(abs(c.length - k) for k in lengths) <= 6.0 for c in measured):
+            # No kit length: maybe aimed off by a few degrees. Look around.
+            for c in _scan(wood_mp, line, t0, t1, width, s, reach):
+                measured.extend(_measure(wood_mp, c.line, c.t0, c.t1, width, s, min_len))
+        for c in measured:
+            out.append(c)
+            if min(abs(c.length - length) for length in lengths) <= 6.0:
+                continue
+            for length in lengths:
+                if c.length <= length + 6.0:
+                    continue
+                # A kit-length piece at either end, re-aimed on its own wood.
+                for a, b in ((c.t0, c.t0 + length), (c.t1 - length, c.t1)):
+                    band2 = _sample_band(wood_mp, c.line, half, s, (a - 1.0, b + 1.0))
+                    ln = _recentre(band2, a + 3.0, b - 3.0, width, s)
+                    lo = ln.t_of(c.line.at(a, s), s)
+                    out.append(_Candidate(ln, lo, lo + (b - a)))
+    return out
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def _footprint(
+    cand: _Candidate, shape: tuple[int, int], width_mm: float, s: float, k: int = 1
+) -> NDArray[np.intp]:
+    """Flat indices of the pixels inside the candidate's rectangle, on the canvas grid
+    subsampled by ``k`` (``shape`` is that grid's)."""
+    e = cand.ends_px(s) / k
+    n = cand.line.n * 0.5 * width_mm * s / k
+    poly = np.array([e[0] + n, e[1] + n, e[1] - n, e[0] - n])
+    x0 = max(0, math.floor(poly[:, 0].min()))
+    y0 = max(0, math.floor(poly[:, 1].min()))
+    x1 = min(shape[1], math.ceil(poly[:, 0].max()) + 1)
+    y1 = min(shape[0], math.ceil(poly[:, 1].max()) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros(0, np.intp)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
+    ys, xs = np.nonzero(mask)
+    return np.asarray((ys + y0) * shape[1] + (xs + x0), np.intp)
+
+
+class _Cover:
+    """The selection objective (module docstring) over flat pixel indices, with each
+    candidate's overlapping candidates known, so that a change re-scores only those."""
+
+    def __init__(
+        self,
+        wood: NDArray[np.bool_],
+        penalty: NDArray[np.float32],
+        feet: list[NDArray[np.intp]],
+        pen_feet: list[NDArray[np.intp]],
+        fixed_cost: list[float],
+        px_per_mm_of_stick: float,
+        core_feet: list[NDArray[np.intp]] | None = None,
+        core_min_px: float = 0.0,
+    ) -> None:
+        flat_wood = wood.ravel()
+        flat_pen = penalty.ravel()
+        self.feet = feet
+        self.pen_feet = pen_feet
+        self.fixed = fixed_cost
+        self.unit = px_per_mm_of_stick
+        self.count = np.zeros(flat_wood.size, np.int16)
+        self.wood_in = [flat_wood[f] for f in feet]
+        self.pen_in = [flat_pen[f] for f in pen_feet]
+        self.core_feet = core_feet
+        self.core_wood = [flat_wood[f] for f in core_feet] if core_feet is not None else []
+        self.core_min_px = core_min_px
+        # Who overlaps whom, roughly (8 px cells): a candidate's score changes only when a
+        # neighbour is added or removed. Over-inclusive is harmless.
+        n = len(feet)
+        width = wood.shape[1]
+        cells = []
+        for f in feet:
+            ys, xs = np.divmod(f, width)
+            cells.append(set(np.unique((ys >> 3) * 4096 + (xs >> 3)).tolist()))
+        self.neighbours: list[set[int]] = [set() for _ in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                if not cells[i].isdisjoint(cells[j]):
+                    self.neighbours[i].add(j)
+                    self.neighbours[j].add(i)
+
+    def delta_add(self, i: int) -> float:
+        if self.core_feet is not None:
+            # The wood only this candidate would explain must include a stretch of its
+            # middle, not just slivers along the sides of sticks already taken.
+            own = self.core_wood[i] & (self.count[self.core_feet[i]] == 0)
+            if np.count_nonzero(own) < self.core_min_px:
+                return math.inf
+        gained = int(np.count_nonzero(self.wood_in[i] & (self.count[self.feet[i]] == 0)))
+        wasted = float(self.pen_in[i][self.count[self.pen_feet[i]] == 0].sum())
+        return (-gained + wasted) / self.unit + self.fixed[i]
+
+    def delta_remove(self, i: int) -> float:
+        lost = int(np.count_nonzero(self.wood_in[i] & (self.count[self.feet[i]] == 1)))
+        freed = float(self.pen_in[i][self.count[self.pen_feet[i]] == 1].sum())
+        return (lost - freed) / self.unit - self.fixed[i]
+
+    def add(self, i: int) -> None:
+        f = self.feet[i]  # footprint indices are unique: fancy assignment is exact
+        self.count[f] = self.count[f] + 1
+
+    def remove(self, i: int) -> None:
+        f = self.feet[i]
+        self.count[f] = self.count[f] - 1
+
+
+def _select(cover: _Cover, n: int) -> list[int]:
+    """Greedy additions (re-scoring only the neighbours of what was added), then the best
+    single removal, swap (between overlapping candidates) or addition until none improves."""
+    chosen: list[int] = []
+    gain = {i: cover.delta_add(i) for i in range(n)}
+    while gain:
+        best = min(gain, key=gain.__getitem__)
+        if gain[best] >= -1e-9:
+            break
+        cover.add(best)
+        chosen.append(best)
+        del gain[best]
+        for j in cover.neighbours[best]:
+            if j in gain:
+                gain[j] = cover.delta_add(j)
+    rest = set(range(n)) - set(chosen)
+    for _ in range(20):
+        move: tuple[int, int] | None = None  # (remove, add), -1 for none
+        best_d = -1e-6
+        for r in chosen:
+            d_rm = cover.delta_remove(r)
+            if d_rm < best_d:
+                move, best_d = (r, -1), d_rm
+            swaps = [c for c in cover.neighbours[r] if c in rest]
+            if not swaps:
+                continue
+            cover.remove(r)
+            for c in swaps:
+                d = d_rm + cover.delta_add(c)
+                if d < best_d:
+                    move, best_d = (r, c), d
+            cover.add(r)
+        if move is None:
+            break
+        r, c = move
+        if r >= 0:
+            cover.remove(r)
+            chosen.remove(r)
+            rest.add(r)
+        if c >= 0:
+            cover.add(c)
+            chosen.append(c)
+            rest.discard(c)
+        # an addition may pay now that something moved
+        for c2 in sorted(rest):
+            if any(k in cover.neighbours[c2] for k in (r, c)) and cover.delta_add(c2) < -1e-6:
+                cover.add(c2)
+                chosen.append(c2)
+                rest.discard(c2)
+    return chosen
+
+
+def _dedupe(cands: list[_Candidate], s: float) -> list[_Candidate]:
+    """Drop candidates whose ends both lie within 1.5 mm of an earlier one's."""
+    if not cands:
+        return cands
+    ends = np.stack([c.ends_px(s).ravel() / s for c in cands])  # (n, 4)
+    swapped = ends[:, [2, 3, 0, 1]]
+    keep: list[int] = []
+    for i in range(len(cands)):
+        if keep:
+            k = np.asarray(keep)
+            d1 = np.abs(ends[k] - ends[i]).max(1)
+            d2 = np.abs(ends[k] - swapped[i]).max(1)
+            if (np.minimum(d1, d2) < 1.5).any():
+                continue
+        keep.append(i)
+    return [cands[i] for i in keep]
+
+
+def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: float) -> bool:
+    """Whether a proposed line piece lies along a candidate already measured (same
+    direction within 4 degrees, both ends within 2 mm of its centre line and its extent)."""
+    a = line.at(t0, s)
+    b = line.at(t1, s)
+    for c in cands:
+        da = abs((line.angle - c.line.angle + math.pi / 2) % math.pi - math.pi / 2)
+        if da > math.radians(4):
+            continue
+        ok = True
+        for p in (a, b):
+            rel = p - np.array([c.line.cx, c.line.cy])
+            if abs(float(rel @ c.line.n)) > 2.0 * s:
+                ok = False
+                break
+            t = float(rel @ c.line.d) / s
+            if t < c.t0 - 3.0 or t > c.t1 + 3.0:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- public
+
+
+#: Wood map codes.
+NOT_WOOD, WOOD_PX, DARK_PX, SHADE_PX = 0, 1, 2, 3
+
+
+def wood_map(
+    wood: NDArray[np.uint8], dark: NDArray[np.uint8], shade: NDArray[np.uint8]
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 codes: ``WOOD_PX``, ``DARK_PX`` (the string, which lies on top and may
+    hide wood), ``SHADE_PX`` (grey: a shadow, which may fall on wood), ``NOT_WOOD``.
+    Inputs are (H, W) uint8 0/1 masks. Wood is opened with a 3x3 square first: the one- or
+    two-pixel rims that blending gives coloured shapes are not wood."""
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    w = cv2.morphologyEx(wood, cv2.MORPH_OPEN, k)
+    out = w.copy()
+    out[(shade > 0) & (w == 0)] = SHADE_PX
+    out[(dark > 0) & (w == 0)] = DARK_PX
+    return out
+
+
+def _core(
+    wood: NDArray[np.uint8], unknown: NDArray[np.bool_], s: float, width_mm: float
+) -> NDArray[np.uint8]:
+    """The sticks' cores: wood with the unknown pixels near it filled in, eroded to a
+    3 mm wide centre band."""
+    r = 2 * round(4.0 * s) + 1
+    near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
+    filled = wood | (unknown & (near > 0)).astype(np.uint8)
+    er = max(1, round((width_mm - 3.0) * s))
+    return np.asarray(
+        cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (er, er))), np.uint8
+    )
+
+
+def find_sticks(
+    wood_mp: NDArray[np.uint8], s: float, profile: KitProfile
+) -> tuple[list[StickFit], NDArray[np.bool_]]:
+    """The sticks in a wood map (``wood_map``) at ``s`` px/mm, and the (H, W) bool mask of
+    their rectangles."""
+    width = profile.stick_width_mm
+    kinds = profile.sorted_sticks
+    min_len = 0.6 * kinds[0].length_mm
+    wood = (wood_mp == 1).astype(np.uint8)
+    # The string may hide wood: its pixels and the shaded fringe along it fill in. Other
+    # shadow lines stay boundaries (between two sticks laid close side by side).
+    dark = (wood_mp == DARK_PX).astype(np.uint8)
+    fringe = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
+    unknown = (dark > 0) | ((wood_mp == SHADE_PX) & fringe)
+    shape = wood.shape
+    cands: list[_Candidate] = []
+    for line, t0, t1 in _hough_lines(_core(wood, unknown, s, width), s, min_len):
+        if not _covered(line, t0, t1, cands, s):
+            cands.extend(_candidates_on(wood_mp, line, (t0, t1), s, profile))
+    cands = _dedupe(cands, s)
+    chosen = _choose(cands, wood, wood_mp, s, profile)
+    # Second round: lines proposed on the wood the first round leaves unexplained.
+    explained = _explained(cands, chosen, shape, width, s)
+    grow = cv2.dilate(explained.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    rest = (wood > 0) & ~grow
+    if int(rest.sum()) > 0.5 * min_len * width * s * s:
+        extra: list[_Candidate] = []
+        near_rest = cv2.dilate(rest.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        proposals = _seed_lines(wood_mp, rest, s, width)
+        proposals += _edge_lines(wood_mp, near_rest, s, width, min_len)
+        for line, t0, t1 in proposals:
+            if not _covered(line, t0, t1, cands + extra, s):
+                extra.extend(_candidates_on(wood_mp, line, (t0, t1), s, profile))
+        if extra:
+            cands = _dedupe(cands + extra, s)
+            chosen = _choose(cands, wood, wood_mp, s, profile)
+            explained = _explained(cands, chosen, shape, width, s)
+    out: list[StickFit] = []
+    nonwood = wood_mp == NOT_WOOD
+    for i in chosen:
+        c = cands[i]
+        e = (c.ends_px(s) + 0.5) / s
+        f = _footprint(c, shape, width - 1.0, s)
+        pure = 1.0 - float(nonwood.ravel()[f].mean()) if f.size else 0.0
+        kind = min(kinds, key=lambda k: abs(math.log(max(c.length, 1.0) / k.length_mm))).kind
+        out.append(
+            StickFit(
+                kind,
+                (float(e[0, 0]), float(e[0, 1])),
+                (float(e[1, 0]), float(e[1, 1])),
+                float(c.length),
+                pure,
+            )
+        )
+    return out, explained
+
+
+def _explained(
+    cands: list[_Candidate], chosen: list[int], shape: tuple[int, int], width: float, s: float
+) -> NDArray[np.bool_]:
+    out = np.zeros(shape[0] * shape[1], bool)
+    for i in chosen:
+        out[_footprint(cands[i], shape, width, s)] = True
+    return out.reshape(shape)
+
+
+def _choose(
+    cands: list[_Candidate],
+    wood: NDArray[np.uint8],
+    wood_mp: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+) -> list[int]:
+    width = profile.stick_width_mm
+    lengths = [k.length_mm for k in profile.sorted_sticks]
+    # Wood is explained out to 0.5 mm beyond a stick's sides (blur and shading make the wood
+    # a little wider or the stick a little curved: no sliver may be left for a duplicate);
+    # canvas is charged only within 1 mm inside them.
+    # On a 1 px/mm grid (every other pixel): the choice needs no finer detail.
+    k = max(1, round(s))
+    small = (wood[::k, ::k].shape[0], wood[::k, ::k].shape[1])
+    feet = [_footprint(c, small, width + 1.0, s, k) for c in cands]
+    pen_feet = [_footprint(c, small, width - 2.0, s, k) for c in cands]
+    core_feet = [_footprint(c, small, CORE_MM, s, k) for c in cands]
+    fixed = [
+        STICK_COST_MM + MISFIT_WEIGHT * min(abs(c.length - length) for length in lengths)
+        for c in cands
+    ]
+    # Canvas under a rectangle costs 3, a shadow 1 (a shadow may fall on a stick, but a line
+    # aimed between two close sticks covers the shadow between them), the string nothing;
+    # and only beyond 1 mm from any wood, so that a rectangle a fraction of a millimetre
+    # off its stick is not charged for the sliver of canvas along one side.
+    r = 2 * round(1.0 * s) + 1
+    near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
+    penalty = np.where(wood_mp == NOT_WOOD, NONWOOD_WEIGHT, 0.0)
+    penalty[near] = 0.0
+    cover = _Cover(
+        wood[::k, ::k] > 0,
+        np.ascontiguousarray(penalty[::k, ::k]).astype(np.float32),
+        feet,
+        pen_feet,
+        fixed,
+        width * (s / k) ** 2,
+        core_feet,
+        CORE_MIN_MM * CORE_MM * (s / k) ** 2,
+    )
+    return _select(cover, len(cands))

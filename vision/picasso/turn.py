@@ -1,0 +1,260 @@
+"""A Picasso turn that scores itself: frames in, CONTRACTS.md events out.
+
+The stateful part of the Picasso pipeline (the board reader is stateless); every threshold is
+in seconds (``TurnSettings``), confirmed with ``vision.tracker.Debouncer``:
+
+- **draw**: the builder holds the drawn card up to the camera; its printed code names it
+  (``vision.picasso.cardid``). Confirmed after ``card_stable_s``.
+- **build**: the board's counts, once the same counts have been read for ``build_stable_s``
+  with no hand over the canvas (occluded frames, frames without a board reading and frames
+  where the table moves restart the wait; the board is not even read then). One event per
+  confirmed change; an empty board before anything was built is no build.
+- **guess**: the card is shown again, then laid at the guesser's place. When the table is
+  still again (no motion for ``still_s``) and the board is clear, the new object on the table
+  (the difference with the last still frame before the card was shown again, outside the
+  board) is the card; the seat whose zone holds it names the guesser.
+
+Seat zones, in order of preference: the seats of a calibration file (table millimetres,
+through play-area markers 0-3 when they are in view); seats laid out round the play area
+(``calibration.seats.layout_seats``) when markers 0-3 are in view and the camera is
+calibrated; otherwise seats laid out the same way round the **board**, in the board's own
+frame (first player at the middle of the board's bottom edge as the camera sees the board,
+the others clockwise) - the side of the board the card goes to; and without a board in view,
+round the image itself.
+
+Not detected: ``give_up`` (nothing on the table says it), a second draw before a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import layout
+from calibration.intrinsics import Intrinsics
+from calibration.markers import detect_fiducials
+from calibration.planes import PlaneFit, fit_table
+from calibration.result import Failure
+from calibration.seats import Seat, layout_seats, zone_of
+from vision.picasso.cardid import MarkerTable, identify_held_card, kit_marker_table
+from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
+from vision.picasso.reader import read_board
+from vision.picasso.reading import BoardReading
+from vision.sources.guard import check_frame
+from vision.tracker import Debouncer
+
+
+@dataclass(frozen=True)
+class TurnSettings:
+    """Seconds and thresholds of the turn tracker."""
+
+    build_stable_s: float = 0.5
+    card_stable_s: float = 0.25
+    still_s: float = 0.3
+    #: grey levels (of a blurred 1/8-size frame) that count as motion between two frames
+    motion_level: int = 14
+    #: share of the small frame that may move while the table counts as still
+    motion_share: float = 0.002
+
+
+@dataclass
+class _State:
+    turn: int = 0
+    phase: str = "draw"  # draw -> build -> placing -> (next turn) draw
+    card: str | None = None
+    built: bool = False
+    reference: NDArray[np.uint8] | None = None  # last still frame (1/4 size) while building
+    still_since: float | None = None
+    last_small: NDArray[np.uint8] | None = None
+
+
+@dataclass
+class PicassoTurnTracker:
+    """Turns frames of a Picasso game into events (``update``). ``players`` in seating order;
+    the first builds first."""
+
+    players: list[str]
+    intrinsics: Intrinsics | None = None
+    profile: KitProfile = DEFAULT_PROFILE
+    settings: TurnSettings = field(default_factory=TurnSettings)
+    marker_table: MarkerTable | None = field(default_factory=lambda: kit_marker_table())
+    seats: tuple[Seat, ...] = ()  # a calibration file's seats (table mm), if any
+    play_area_mm: tuple[float, float] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.players) < 2:
+            raise ValueError(f"Picasso needs at least 2 players, got {self.players!r}")
+        self._state = _State()
+        self._last_fit: PlaneFit | None = None
+        self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
+        self._cards: Debouncer[str] = Debouncer(self.settings.card_stable_s)
+        self.events.append({"type": "start", "game": "picasso", "players": list(self.players)})
+
+    @property
+    def builder(self) -> str:
+        return self.players[self._state.turn % len(self.players)]
+
+    # ------------------------------------------------------------------ per frame
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        """Feed one frame ((H, W, 3) uint8 BGR) at time ``t`` (s); returns the events it
+        confirmed (also appended to ``events``)."""
+        check_frame(frame, "frame")
+        st = self._state
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        still = self._still(gray, t)
+        card = identify_held_card(gray, self.marker_table)
+        # The board is read only when it matters and can be trusted: building or placing,
+        # no card held up, the table still (a moving hand is over the table, and a build
+        # counts only once it has settled anyway).
+        board = None
+        if st.phase != "draw" and card is None and still:
+            reading = read_board(frame, intrinsics=self.intrinsics, profile=self.profile)
+            board = reading if isinstance(reading, BoardReading) else None
+            if board is not None and board.fit is not None:
+                self._last_fit = board.fit
+        out: list[dict[str, Any]] = []
+        seen = self._cards.update(card or "", t)
+        if seen:  # a card newly confirmed in view
+            if st.phase == "draw":
+                st.card = seen
+                st.phase = "build"
+                self._builds.reset()
+                out.append({"type": "draw", "player": self.builder, "card": seen, "t": _t(t)})
+            elif st.phase == "build" and seen == st.card:
+                st.phase = "placing"  # shown again: the word was guessed
+        if st.phase == "build":
+            clear = board is not None and not board.occluded and card is None
+            counts = board.counts if clear and board is not None else None
+            key = None if counts is None else tuple(counts[k] for k in sorted(counts))
+            confirmed = self._builds.update(key, t, blocked=not clear)
+            # An empty board before anything was built is no build.
+            if confirmed is not None and counts is not None and (any(counts.values()) or st.built):
+                st.built = True
+                out.append({"type": "build", "pieces": dict(counts), "t": _t(t)})
+            if clear and still:
+                st.reference = _quarter(frame)
+        elif (
+            st.phase == "placing"
+            and card is None
+            and still
+            and st.still_since is not None
+            and t - st.still_since >= self.settings.still_s
+            and board is not None
+            and not board.occluded
+        ):
+            guesser = self._placed_at(frame, gray)
+            if guesser is not None:
+                out.append({"type": "guess", "player": guesser, "t": _t(t)})
+                st.turn += 1
+                st.phase = "draw"
+                st.card = None
+                st.built = False
+                st.reference = None
+        self.events.extend(out)
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def _still(self, gray: NDArray[np.uint8], t: float) -> bool:
+        st = self._state
+        small = cv2.GaussianBlur(
+            cv2.resize(
+                gray, (gray.shape[1] // 8, gray.shape[0] // 8), interpolation=cv2.INTER_AREA
+            ),
+            (3, 3),
+            0,
+        )
+        moving = 1.0
+        if st.last_small is not None and st.last_small.shape == small.shape:
+            diff = cv2.absdiff(small, st.last_small)
+            moving = float((diff > self.settings.motion_level).mean())
+        st.last_small = small
+        still = moving <= self.settings.motion_share
+        if still and st.still_since is None:
+            st.still_since = t
+        elif not still:
+            st.still_since = None
+        return still
+
+    def _placed_at(self, frame: NDArray[np.uint8], gray: NDArray[np.uint8]) -> str | None:
+        """The player at whose place the handed card lies, or None if no card is found."""
+        st = self._state
+        if st.reference is None:
+            return None
+        small = _quarter(frame)
+        diff = cv2.absdiff(
+            cv2.GaussianBlur(small, (5, 5), 0), cv2.GaussianBlur(st.reference, (5, 5), 0)
+        )
+        mask = (diff.max(axis=2) > 20).astype(np.uint8)
+        fit = self._board_fit
+        if fit is not None:
+            # the board itself (and its frame) is not where cards are handed
+            pad = 40.0
+            w, h = fit.size_mm
+            ring = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]])
+            poly = fit.to_px(ring) / 4.0
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 0)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, _, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
+        if n <= 1:
+            return None
+        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        # a card is 63 x 88 mm: at least a third of it must show
+        min_px = 0.33 * 63 * 88 * (self._px_per_mm_image / 4.0) ** 2
+        if stats[i, cv2.CC_STAT_AREA] < min_px:
+            return None
+        centre_px = np.asarray(cents[i], np.float64) * 4.0 + 1.5
+        seat = self._seat_at(gray, centre_px)
+        if seat is None or seat == self.builder:
+            return None
+        return seat
+
+    @property
+    def _board_fit(self) -> PlaneFit | None:
+        return self._last_fit
+
+    @property
+    def _px_per_mm_image(self) -> float:
+        fit = self._board_fit
+        if fit is None:
+            return 1.0
+        w, h = fit.size_mm
+        c = fit.to_px(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+        area = abs(cv2.contourArea(c.astype(np.float32)))
+        return float(np.sqrt(area / (w * h)))
+
+    def _seat_at(self, gray: NDArray[np.uint8], point_px: NDArray[np.float64]) -> str | None:
+        markers = detect_fiducials(gray, wanted=layout.PLAY_AREA_MARKERS)
+        if len(markers) == 4 and (self.intrinsics is not None or self.play_area_mm is not None):
+            table = fit_table(markers, self.intrinsics, self.play_area_mm)
+            if not isinstance(table, Failure):
+                seats = self.seats or layout_seats(self.players, table.size_mm)
+                p = table.to_mm(point_px.reshape(1, 2))[0]
+                hit = zone_of(seats, (float(p[0]), float(p[1])))
+                return hit.name if hit is not None else None
+        fit = self._board_fit
+        if fit is not None:
+            p = fit.to_mm(point_px.reshape(1, 2))[0]
+            seats = layout_seats(self.players, fit.size_mm, margin_mm=5000.0)
+            hit = zone_of(seats, (float(p[0]), float(p[1])))
+            return hit.name if hit is not None else None
+        h, w = gray.shape
+        seats = layout_seats(self.players, (float(w), float(h)), margin_mm=5000.0)
+        hit = zone_of(seats, (float(point_px[0]), float(point_px[1])))
+        return hit.name if hit is not None else None
+
+
+def _quarter(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The frame at a quarter of its size (colour), for comparing the table over time."""
+    return np.asarray(
+        cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA),
+        np.uint8,
+    )
+
+
+def _t(t: float) -> float:
+    return round(float(t), 3)
