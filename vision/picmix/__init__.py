@@ -1,0 +1,54 @@
+"""The Picmix reader: verify "Picmix!" claims from the camera.
+
+Per frame (stateless): ``verify_frame(frame, deck=None) -> PicmixReading | PicmixFailure``
+reads the objective card (by its printed code, or by its items), every item showing on the
+player's cards and the verdict (``correct``, ``wrong`` or ``unsure``, with the missing and
+extra items). Items are named by their look (``vision.picmix.model``: a small ONNX model on
+ink blobs, ``vision.picmix.ink``), so the reader works on decks without codes; card codes,
+when printed (the kit), only narrow the names down (``vision.picmix.markers``).
+
+Visibility rule (``VISIBLE_MIN``): an item shows when at least a quarter of its printed area
+is visible. Estimates within ``UNSURE_BAND`` (12% to 45%) are too close to call: the verdict
+is then ``unsure`` and names the item, never a confident answer the item could overturn.
+
+Over time: ``ClaimWatcher`` (``vision.picmix.watch``) turns frames into the CONTRACTS.md
+``reveal`` and ``claim`` events. New art: ``register_deck`` (``vision.picmix.decks``) learns a
+deck's items from photos of its faces. Figures: ``vision.picmix.bench.bench_picmix`` (not
+imported here: ``python -m vision.picmix.bench`` runs it).
+
+Conventions: frames (H, W, 3) uint8 BGR; boxes (x, y, w, h) and points (x, y) in pixels.
+"""
+
+from vision.picmix.decks import load_registered, register_deck
+from vision.picmix.draw import annotate
+from vision.picmix.model import ItemDeck, ItemModel, kit_deck, load_item_model
+from vision.picmix.reader import (
+    NAME_MIN,
+    UNSURE_BAND,
+    VISIBLE_MIN,
+    ItemSighting,
+    PicmixFailure,
+    PicmixReading,
+    decide,
+    verify_frame,
+)
+from vision.picmix.watch import ClaimWatcher
+
+__all__ = [
+    "NAME_MIN",
+    "UNSURE_BAND",
+    "VISIBLE_MIN",
+    "ClaimWatcher",
+    "ItemDeck",
+    "ItemModel",
+    "ItemSighting",
+    "PicmixFailure",
+    "PicmixReading",
+    "annotate",
+    "decide",
+    "kit_deck",
+    "load_item_model",
+    "load_registered",
+    "register_deck",
+    "verify_frame",
+]

@@ -1,0 +1,681 @@
+"""Verify a Picmix claim in one frame: the objective, the items showing on the player's cards,
+and the verdict.
+
+Stateless: ``verify_frame(frame)`` reads one (H, W, 3) uint8 BGR frame and returns a
+``PicmixReading`` or a falsy ``PicmixFailure`` with its reason. Steps:
+
+1. *Blobs*: ink on paper (``vision.picmix.ink``), geometry-free.
+2. *Items by their look*: each blob's crop goes through the item model
+   (``vision.picmix.model``): the deck's item it shows (or "not an item") and the share of
+   that item's printed area that shows.
+3. *Objective*: by its printed code when one is readable (an ArUco marker of an objective
+   front, ``vision.kit.card_for_marker``; its pose gives the card's outline, and the items
+   inside it are the objective's, not the player's), else by reading its items: the group of
+   3 or 4 items lying together whose ink is the least coloured and smallest (the kit prints
+   objectives in black at 21 mm, player items in colour at 30 mm).
+4. *Visibility rule* (``VISIBLE_MIN``): an item counts as showing when at least a quarter of
+   its printed area shows. The model's estimate of that share has an error, so an item
+   estimated inside ``UNSURE_BAND`` (or named with low confidence) is *unsure*.
+5. *Verdict*: ``wrong`` when an item outside the objective surely shows or an objective item
+   surely does not; ``correct`` when the visible items are exactly the objective's and none is
+   unsure; otherwise ``unsure``, naming the items in doubt. Never a confident answer that an
+   unsure item could overturn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+
+from vision.picmix.area import area_share, card_px_from_items, card_px_from_markers
+from vision.picmix.crops import blob_crops
+from vision.picmix.ink import Blob, InkMap, candidates, ink_colour, ink_map, split_by_colour
+from vision.picmix.markers import read_marker
+from vision.picmix.model import ItemDeck, ItemModel, ItemScores, kit_deck, load_item_model
+from vision.sources.guard import check_frame
+
+VISIBLE_MIN = 0.25
+"""An item shows when at least this share of its printed area is visible (not covered by
+another card, a hand or anything else)."""
+UNSURE_BAND = (0.12, 0.45)
+"""Estimated visible shares in this range are too close to ``VISIBLE_MIN`` to call: the item
+is unsure. Below it the blob is a sliver of a covered item; above it the item shows."""
+NAME_MIN = 0.90
+"""An item that shows must be named with at least this probability, else it is unsure."""
+ITEM_MIN = 0.5
+"""A blob is an item (not a marker, text, hand...) when P(not an item) is below this."""
+
+Verdict = Literal["correct", "wrong", "unsure"]
+Status = Literal["visible", "unsure", "hidden"]
+
+
+@dataclass(frozen=True)
+class ItemSighting:
+    """One item seen in the frame.
+
+    ``item``: the deck's item name; ``box_xywh``: its blob's bounding box (px);
+    ``visible_share``: estimated share of its printed area that shows (0..1), the smaller of
+    the look's and the area's estimates; ``look_share``: the look's (the model's) alone;
+    ``confidence``: probability of the name; ``runner_up``: the next likeliest name;
+    ``status``: ``visible``, ``unsure`` or ``hidden`` (a sliver under the rule);
+    ``on``: ``player`` or ``objective`` (the card it lies on).
+    """
+
+    item: str
+    box_xywh: tuple[int, int, int, int]
+    visible_share: float
+    look_share: float
+    confidence: float
+    runner_up: str
+    status: Status
+    on: Literal["player", "objective"]
+
+
+@dataclass(frozen=True)
+class PicmixReading:
+    """What one frame shows about a claim.
+
+    ``objective_card``: its card id (None when read from items of an unknown deck);
+    ``objective_items``: sorted; ``objective_method``: ``code`` or ``items``;
+    ``objective_quad_px``: (4, 2) corners of the objective card when known (tuple of (x, y));
+    ``visible``: distinct items surely showing on the player's cards, sorted;
+    ``unsure``: items in doubt (near the visibility threshold or named with low confidence);
+    ``verdict``, ``missing``, ``extra``: against the objective; ``sightings``: every item
+    blob; ``reasons``: why the verdict is ``unsure`` (empty otherwise).
+    """
+
+    objective_card: str | None
+    objective_items: tuple[str, ...]
+    objective_method: Literal["code", "items"]
+    objective_quad_px: tuple[tuple[float, float], ...] | None
+    visible: tuple[str, ...]
+    unsure: tuple[str, ...]
+    verdict: Verdict
+    missing: tuple[str, ...]
+    extra: tuple[str, ...]
+    sightings: tuple[ItemSighting, ...]
+    reasons: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """CONTRACTS.md section 3 keys (``objective``, ``visible``, ``verdict``, ``missing``,
+        ``extra``) plus ``unsure``, ``reasons``, ``objective_method`` and ``items``."""
+        return {
+            "objective": {"card": self.objective_card, "items": list(self.objective_items)},
+            "visible": list(self.visible),
+            "verdict": self.verdict,
+            "missing": list(self.missing),
+            "extra": list(self.extra),
+            "unsure": list(self.unsure),
+            "reasons": list(self.reasons),
+            "objective_method": self.objective_method,
+            "items": [
+                {
+                    "item": s.item,
+                    "on": s.on,
+                    "status": s.status,
+                    "visible_share": round(s.visible_share, 3),
+                    "confidence": round(s.confidence, 4),
+                    "runner_up": s.runner_up,
+                    "box": list(s.box_xywh),
+                }
+                for s in self.sightings
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class PicmixFailure:
+    """A frame that cannot be verified, and why. Falsy."""
+
+    reason: str
+    sightings: tuple[ItemSighting, ...] = ()
+
+    def __bool__(self) -> bool:
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": self.reason}
+
+
+# --------------------------------------------------------------------------------------------
+# Blobs -> sightings
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Blobs:
+    """Blobs with their scores, parallel: ``blobs`` (N), ``scores`` (N rows)."""
+
+    im: InkMap
+    blobs: list[Blob]
+    scores: ItemScores
+
+
+def _score_blobs(frame: np.ndarray, model: ItemModel, deck: ItemDeck) -> _Blobs:
+    """Candidate blobs and their scores; items stuck to a hand are split off by colour and
+    scored too (``vision.picmix.ink.split_by_colour``)."""
+    im = ink_map(frame)
+    blobs = candidates(im)
+    scores = model.score(blob_crops(im, blobs), deck)
+    k = len(deck.items)
+    items = [b for b, p in zip(blobs, scores.probs, strict=True) if p[k] < ITEM_MIN]
+    ab = ink_colour(frame, im, items)
+    extra = split_by_colour(frame, im, ab) if ab is not None else []
+    if extra:
+        more = model.score(blob_crops(im, extra), deck)
+        blobs = blobs + extra
+        scores = ItemScores(
+            np.concatenate([scores.probs, more.probs]),
+            np.concatenate([scores.visible, more.visible]),
+            np.concatenate([scores.emb, more.emb]),
+        )
+    return _Blobs(im, blobs, scores)
+
+
+def _status(visible: float, conf: float) -> Status:
+    lo, hi = UNSURE_BAND
+    if visible < lo:
+        return "hidden"
+    if visible < hi or conf < NAME_MIN:
+        return "unsure"
+    return "visible"
+
+
+def _sightings(
+    b: _Blobs,
+    deck: ItemDeck,
+    hints: list[set[int]] | None = None,
+    markers: list[np.ndarray] | None = None,
+) -> list[tuple[ItemSighting, Blob]]:
+    """Item sightings of the blobs. ``hints[n]``: item indices that card codes print where
+    blob n lies (empty: no code there); the name is then chosen among them, unless the look
+    flatly contradicts them (the sighting is then unsure). ``markers``: corners of the player
+    cards' markers read, for the local scale of the area measure (``vision.picmix.area``)."""
+    k = len(deck.items)
+    named: list[tuple[Blob, int, int, float, float, bool]] = []
+    for n, (blob, p, v) in enumerate(zip(b.blobs, b.scores.probs, b.scores.visible, strict=True)):
+        p_bg = float(p[k])
+        if p_bg >= ITEM_MIN and float(v) < UNSURE_BAND[1]:
+            continue  # not an item (or a sliver the model cannot name)
+        q = p[:k]
+        conflict = False
+        cand = hints[n] if hints else set()
+        if cand:
+            idx = sorted(cand)
+            sub = q[idx] / max(float(q[idx].sum()) + p_bg, 1e-12)
+            best = idx[int(np.argmax(sub))]
+            conflict = float(q[best]) < 0.02 and float(q.max()) >= 0.95
+            order = [best] + [int(i) for i in np.argsort(-q) if int(i) != best]
+            conf = float(sub.max()) / max(float(sub.sum()), 1e-12)
+        else:
+            order = [int(i) for i in np.argsort(-q)]
+            conf = float(q[order[0]])
+        second = order[1] if k > 1 else order[0]
+        named.append((blob, order[0], second, conf, float(v), conflict or p_bg >= ITEM_MIN))
+    # the area measure: the whole item's area where the blob lies
+    ratios = deck.area_ratios
+    whole = [
+        (blob.area_px, ratios[deck.items[i]])
+        for blob, i, _, conf, v, bad in named
+        if not bad and conf >= NAME_MIN and v >= 0.85 and deck.items[i] in ratios
+    ]
+    from_items = card_px_from_items([a for a, _ in whole], [r for _, r in whole])
+    out: list[tuple[ItemSighting, Blob]] = []
+    for blob, first, second, conf, look, bad in named:
+        item = deck.items[first]
+        vis = look
+        if item in ratios:
+            card_px = card_px_from_markers(blob.centre_px, markers or []) or from_items
+            if card_px is not None:
+                vis = min(vis, area_share(blob, ratios[item], card_px))
+        status = "unsure" if bad else _status(vis, conf)
+        out.append(
+            (
+                ItemSighting(
+                    item=item,
+                    box_xywh=blob.box_xywh,
+                    visible_share=vis,
+                    look_share=look,
+                    confidence=conf,
+                    runner_up=deck.items[second],
+                    status=status,
+                    on="player",
+                ),
+                blob,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The objective
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Marker:
+    card: str
+    face: str
+    corners_px: np.ndarray  # (4, 2) float32, ArUco order
+
+
+def _markers(frame: np.ndarray, b: _Blobs, deck: ItemDeck) -> list[_Marker]:
+    """Card markers read from the blobs that are not items (``vision.picmix.markers``). Only
+    the kit's cards carry them; other decks get none."""
+    if deck.name != "picmix":
+        return []
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    out: list[_Marker] = []
+    for blob in b.blobs:
+        m = read_marker(grey, b.im, blob)
+        if m is not None:
+            out.append(_Marker(m.card, m.face, m.corners_px))
+    return out
+
+
+def _hints(markers: list[_Marker], b: _Blobs, deck: ItemDeck) -> list[set[int]]:
+    """Per blob, the items that the player faces whose markers were read print where the blob
+    lies. A face has the same marker in both halves, so both readings of a marker (left-half
+    or right-half one) are tried; a wrong one only adds a candidate that the look rules out."""
+    hints: list[set[int]] = [set() for _ in b.blobs]
+    if not markers or not b.blobs:
+        return hints
+    from vision.kit.codes import face_codes
+    from vision.kit.render import picmix_item_layout
+
+    index = {name: i for i, name in enumerate(deck.items)}
+    centres = np.float32([blob.centre_px for blob in b.blobs])
+    for m in markers:
+        if m.card in deck.objectives:
+            continue
+        try:
+            layout = picmix_item_layout(m.card)[m.face]  # type: ignore[index]
+        except ValueError:
+            continue
+        for rect in face_codes(m.card, m.face).marker_rects:  # type: ignore[arg-type]
+            src = np.float32(
+                [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
+            )
+            hmat = cv2.getPerspectiveTransform(src, m.corners_px)
+            for item, box in layout.values():
+                if item not in index:
+                    continue
+                g = 0.12 * box.w  # a little slack round the box
+                quad = np.float32(
+                    [
+                        [box.x - g, box.y - g],
+                        [box.x1 + g, box.y - g],
+                        [box.x1 + g, box.y1 + g],
+                        [box.x - g, box.y1 + g],
+                    ]
+                )
+                qpx = cv2.perspectiveTransform(quad[None], hmat)[0]
+                for n, c in enumerate(centres):
+                    if (
+                        cv2.pointPolygonTest(
+                            qpx.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False
+                        )
+                        >= 0
+                    ):
+                        hints[n].add(index[item])
+    return hints
+
+
+def _objective_quad(
+    markers: list[_Marker], card: str, choose: Callable[[list[np.ndarray]], np.ndarray]
+) -> np.ndarray:
+    """(4, 2) float32 corners (TL, TR, BR, BL) of objective ``card``'s face from its markers:
+    each marker is either the top-left or the bottom-right one; with one marker, the card is
+    taken on the side ``choose`` picks among the two possible outlines."""
+    from vision.kit.codes import face_codes
+    from vision.kit.geometry import face_size_wh_mm
+
+    fc = face_codes(card, "front")
+    wmm, hmm = face_size_wh_mm(card)
+    outline = np.float32([[0, 0], [wmm, 0], [wmm, hmm], [0, hmm]])
+    mine = [m for m in markers if m.card == card and m.face == "front"]
+
+    def rect_pts(r: Any) -> np.ndarray:
+        return np.float32([[r.x, r.y], [r.x1, r.y], [r.x1, r.y1], [r.x, r.y1]])
+
+    best: tuple[float, np.ndarray] | None = None
+    r0, r1 = (rect_pts(r) for r in fc.marker_rects)
+    if len(mine) >= 2:
+        a, b = mine[0].corners_px, mine[1].corners_px
+        for src in (np.vstack([r0, r1]), np.vstack([r1, r0])):
+            dst = np.vstack([a, b])
+            hmat, _ = cv2.findHomography(src, dst)
+            if hmat is None:
+                continue
+            err = float(np.abs(cv2.perspectiveTransform(src[None], hmat)[0] - dst).mean())
+            quad = cv2.perspectiveTransform(outline[None], hmat)[0]
+            if best is None or err < best[0]:
+                best = (err, quad)
+    if best is None:
+        # one marker: both hypotheses; keep the one whose card lies more on paper
+        m = mine[0].corners_px
+        cands = []
+        for r in (r0, r1):
+            hmat = cv2.getPerspectiveTransform(r, m)
+            cands.append(cv2.perspectiveTransform(outline[None], hmat)[0])
+        best = (0.0, choose(cands))
+    return best[1].astype(np.float32)
+
+
+def _inside(quad: np.ndarray, pt: tuple[float, float], margin: float = 0.0) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), pt, True) >= -margin
+
+
+def _chroma(frame: np.ndarray, blob: Blob, im: InkMap) -> float:
+    """Mean HSV saturation (0..1) of the blob's pixels: low for black ink."""
+    x, y, w, h = blob.box_xywh
+    own = im.labels[y : y + h, x : x + w] == blob.label
+    px = frame[y : y + h, x : x + w][own].astype(np.float32)
+    if px.size == 0:
+        return 0.0
+    hi, lo = px.max(axis=1), px.min(axis=1)
+    return float(((hi - lo) / np.maximum(hi, 1)).mean())
+
+
+def _objective_by_items(
+    frame: np.ndarray, items: list[tuple[ItemSighting, Blob]], im: InkMap
+) -> list[int] | None:
+    """Indices (into ``items``) of the objective's items read without a code: groups of items
+    lying together (centres closer than 1.7 item sizes), of 3 or 4 items, with at least two
+    items elsewhere (the player's); the group whose ink is least coloured, then smallest, is
+    the objective. None when there is no such group."""
+    n = len(items)
+    if n < 3:
+        return None
+    size = np.array([max(b.box_xywh[2], b.box_xywh[3]) for _, b in items], np.float64)
+    ctr = np.array([b.centre_px for _, b in items], np.float64)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if np.linalg.norm(ctr[i] - ctr[j]) < 1.7 * max(size[i], size[j]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    # the objective lies apart from the player's cards, which show at least two items
+    cands = [g for g in groups.values() if 3 <= len(g) <= 4 and n - len(g) >= 2]
+    if not cands:
+        return None
+    chroma = np.array([_chroma(frame, b, im) for _, b in items])
+    med_size = float(np.median(size))
+
+    def key(g: list[int]) -> tuple[float, float]:
+        return (round(float(chroma[g].mean()), 1), float(size[g].mean()) / med_size)
+
+    return min(cands, key=key)
+
+
+# --------------------------------------------------------------------------------------------
+# Verdict
+# --------------------------------------------------------------------------------------------
+def decide(
+    objective: set[str], visible: set[str], unsure: set[str]
+) -> tuple[Verdict, list[str], list[str], list[str]]:
+    """(verdict, missing, extra, reasons) from the surely visible and the unsure items.
+
+    ``wrong`` needs a sure reason: a surely visible extra item, or an objective item that is
+    neither visible nor unsure. With no unsure item left that could change the answer, equal
+    sets are ``correct``; otherwise ``unsure``."""
+    extra = sorted(visible - objective)
+    doubt = unsure - visible
+    missing = sorted(objective - visible - doubt)
+    reasons: list[str] = []
+    if extra or missing:
+        return "wrong", sorted(objective - visible), extra, reasons
+    if doubt:
+        for item in sorted(doubt):
+            if item in objective:
+                reasons.append(f"{item}: objective item, not surely visible")
+            else:
+                reasons.append(f"{item}: other item, maybe visible")
+        return "unsure", sorted(objective - visible), extra, reasons
+    return "correct", [], [], reasons
+
+
+@dataclass(frozen=True, eq=False)
+class FrameItems:
+    """Everything item-like in one frame: ``seen`` (sighting, blob) pairs (sightings all
+    ``on="player"`` until an objective claims them) and the card ``markers`` read."""
+
+    seen: list[tuple[ItemSighting, Blob]]
+    markers: list[_Marker]
+    blobs: _Blobs
+
+
+@dataclass(frozen=True, eq=False)
+class Objective:
+    """The objective found in a frame: ``card`` (None when unknown), ``items`` (sorted),
+    ``method``, ``quad_px`` (4, 2) float32 or None, ``indices`` of ``FrameItems.seen`` that
+    lie on it."""
+
+    card: str | None
+    items: tuple[str, ...]
+    method: Literal["code", "items"]
+    quad_px: np.ndarray | None
+    indices: frozenset[int]
+
+
+def read_items(
+    frame: np.ndarray, deck: ItemDeck, model: ItemModel, *, use_codes: bool = True
+) -> FrameItems:
+    """Blobs, item sightings and card markers of ``frame`` ((H, W, 3) uint8 BGR).
+    ``use_codes=False`` ignores every printed code (items and objective by their look only)."""
+    check_frame(frame)
+    b = _score_blobs(frame, model, deck)
+    markers = _markers(frame, b, deck) if use_codes else []
+    player = [m.corners_px for m in markers if m.card not in deck.objectives]
+    seen = _sightings(b, deck, _hints(markers, b, deck), player)
+    return FrameItems(seen, markers, b)
+
+
+def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objective | PicmixFailure:
+    """The objective card: by a code when one is read, else by its items."""
+    seen = fi.seen
+
+    def votes(quads: list[np.ndarray]) -> np.ndarray:
+        counts = [sum(_inside(q, blob.centre_px) for _, blob in seen) for q in quads]
+        return quads[int(np.argmax(counts))]
+
+    codes = sorted({m.card for m in fi.markers if m.face == "front" and m.card in deck.objectives})
+    if codes:
+        card = codes[0]
+        quad = _objective_quad(fi.markers, card, votes)
+        on = frozenset(i for i, (_, blob) in enumerate(seen) if _inside(quad, blob.centre_px, 2.0))
+        return Objective(card, tuple(sorted(deck.objectives[card])), "code", quad, on)
+    # objective items are smaller than player items: judge them by the look alone
+    live = [i for i, s in enumerate(seen) if s[0].look_share >= UNSURE_BAND[1]]
+    group = _objective_by_items(frame, [seen[i] for i in live], fi.blobs.im)
+    if group is None:
+        return PicmixFailure(
+            "no objective card in view (no objective code read, and no group of 3 or 4 items "
+            "apart from the player's cards)",
+            tuple(s for s, _ in seen),
+        )
+    on = frozenset(live[g] for g in group)
+    if deck.objectives:
+        index = {id(blob): n for n, blob in enumerate(fi.blobs.blobs)}
+        probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in sorted(on)])
+        known = _known_objective(probs, deck)
+        if known is None:
+            names = sorted({seen[i][0].item for i in on})
+            return PicmixFailure(
+                f"objective card read from its items, but not surely (like {', '.join(names)})",
+                tuple(s for s, _ in seen),
+            )
+        card_id, items = known
+        return Objective(card_id, items, "items", None, on)
+    names = sorted({seen[i][0].item for i in on})
+    if len(names) != len(on) or any(seen[i][0].confidence < NAME_MIN for i in on):
+        return PicmixFailure(
+            f"objective card read from its items, but not surely: {', '.join(names)}",
+            tuple(s for s, _ in seen),
+        )
+    return Objective(None, tuple(names), "items", None, on)
+
+
+OBJECTIVE_MEAN_P = 0.3
+"""Reading a known objective from its items: the geometric mean probability of its items
+(in the best matching of blobs to items) must reach this, ..."""
+OBJECTIVE_MARGIN = 20.0
+"""... and be this many times the product of the next best objective's."""
+
+
+def _known_objective(probs: np.ndarray, deck: ItemDeck) -> tuple[str, tuple[str, ...]] | None:
+    """The deck's objective card that the blobs ((n, K + 1) item probabilities) show best:
+    every known objective of n items is matched to the blobs (best assignment); the best must
+    be likely (``OBJECTIVE_MEAN_P``) and clearly ahead (``OBJECTIVE_MARGIN``). None else."""
+    n = probs.shape[0]
+    logp = np.log(np.maximum(probs[:, : len(deck.items)], 1e-9))
+    col = {name: k for k, name in enumerate(deck.items)}
+    scored: list[tuple[float, str]] = []
+    for card, items in deck.objectives.items():
+        if len(items) != n or any(i not in col for i in items):
+            continue
+        cols = [col[i] for i in items]
+        best = max(
+            sum(logp[r, c] for r, c in zip(range(n), perm, strict=True))
+            for perm in itertools.permutations(cols)
+        )
+        scored.append((best, card))
+    if not scored:
+        return None
+    scored.sort(reverse=True)
+    top, card = scored[0]
+    runner = scored[1][0] if len(scored) > 1 else -np.inf
+    if top / n < np.log(OBJECTIVE_MEAN_P) or top - runner < np.log(OBJECTIVE_MARGIN):
+        return None
+    return card, tuple(sorted(deck.objectives[card]))
+
+
+def player_items(
+    fi: FrameItems,
+    exclude: frozenset[int] = frozenset(),
+    keep: Callable[[Blob], bool] | None = None,
+) -> tuple[list[ItemSighting], set[str], set[str]]:
+    """(sightings, visible, unsure) of the items not in ``exclude`` (the objective's) and, when
+    ``keep`` is given, whose blob it keeps (a seat's zone). A sighting named with low
+    confidence makes its runner-up unsure too."""
+    sightings: list[ItemSighting] = []
+    visible: set[str] = set()
+    unsure: set[str] = set()
+    for i, (s, blob) in enumerate(fi.seen):
+        if i in exclude:
+            sightings.append(_replace_on(s, "objective"))
+            continue
+        if keep is not None and not keep(blob):
+            continue
+        sightings.append(s)
+        if s.status == "visible":
+            visible.add(s.item)
+        elif s.status == "unsure":
+            unsure.add(s.item)
+            if s.confidence < NAME_MIN:
+                unsure.add(s.runner_up)
+    return sightings, visible, unsure
+
+
+MAX_WORK_SIDE_PX = 1600
+"""Frames larger than this (longer side) are read shrunk to it (items then have the sizes
+the reader expects at webcam resolution)."""
+MIN_WORK_SIDE_PX = 480
+
+
+def verify_frame(
+    frame: np.ndarray,
+    deck: ItemDeck | None = None,
+    *,
+    model: ItemModel | None = None,
+    use_codes: bool = True,
+) -> PicmixReading | PicmixFailure:
+    """Verify the claim shown in ``frame`` ((H, W, 3) uint8 BGR): the objective card and one
+    player's cards. ``deck``: the items' deck (default: the printable kit's Picmix deck);
+    ``model``: the item model (default: ``load_item_model()``); ``use_codes=False``: ignore
+    printed codes (the objective and the items by their look alone, as with retail cards).
+
+    Scale: items are looked for at 9-110 px (a webcam frame of the table); a photo taken
+    closer, where nothing is found, is read again at half and a quarter of its size. Boxes
+    and corners are always in ``frame``'s pixels."""
+    check_frame(frame)
+    model = model or load_item_model()
+    deck = deck or kit_deck(model)
+    side = max(frame.shape[:2])
+    scale = min(1.0, MAX_WORK_SIDE_PX / side)
+    result: PicmixReading | PicmixFailure | None = None
+    while True:
+        work = frame
+        if scale < 1.0:
+            work = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        got = _verify_at(work, deck, model, use_codes)
+        got = _rescaled(got, 1.0 / scale) if scale < 1.0 else got
+        if result is None or isinstance(result, PicmixFailure):
+            result = got
+        if isinstance(got, PicmixReading) or side * scale / 2 < MIN_WORK_SIDE_PX:
+            return result if isinstance(got, PicmixFailure) else got
+        scale /= 2
+
+
+def _rescaled(r: PicmixReading | PicmixFailure, k: float) -> PicmixReading | PicmixFailure:
+    """``r`` with its boxes and corners multiplied by ``k`` (back to the frame's pixels)."""
+
+    def box(s: ItemSighting) -> ItemSighting:
+        x, y, w, h = s.box_xywh
+        return replace(s, box_xywh=(round(x * k), round(y * k), round(w * k), round(h * k)))
+
+    sightings = tuple(box(s) for s in r.sightings)
+    if isinstance(r, PicmixFailure):
+        return replace(r, sightings=sightings)
+    quad = r.objective_quad_px
+    q = None if quad is None else tuple((x * k, y * k) for x, y in quad)
+    return replace(r, sightings=sightings, objective_quad_px=q)
+
+
+def _verify_at(
+    frame: np.ndarray, deck: ItemDeck, model: ItemModel, use_codes: bool
+) -> PicmixReading | PicmixFailure:
+    fi = read_items(frame, deck, model, use_codes=use_codes)
+    obj = find_objective(frame, fi, deck)
+    if isinstance(obj, PicmixFailure):
+        return obj
+    sightings, visible, unsure = player_items(fi, obj.indices)
+    if not any(s.on == "player" and s.status != "hidden" for s in sightings):
+        return PicmixFailure(
+            "no player cards in view (no item outside the objective card)", tuple(sightings)
+        )
+    verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure)
+    quad = obj.quad_px
+    return PicmixReading(
+        objective_card=obj.card,
+        objective_items=obj.items,
+        objective_method=obj.method,
+        objective_quad_px=None if quad is None else tuple((float(x), float(y)) for x, y in quad),
+        visible=tuple(sorted(visible)),
+        unsure=tuple(sorted(unsure - visible)),
+        verdict=verdict,
+        missing=tuple(missing),
+        extra=tuple(extra),
+        sightings=tuple(sightings),
+        reasons=tuple(reasons),
+    )
+
+
+def _replace_on(s: ItemSighting, on: Literal["player", "objective"]) -> ItemSighting:
+    return replace(s, on=on)
+
+
+def share_text(share: float) -> str:
+    """``"62%"``: a visible share as text."""
+    return f"{math.floor(share * 100 + 0.5)}%"

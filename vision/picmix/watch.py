@@ -1,0 +1,213 @@
+"""Picmix claims over time: frames in, CONTRACTS.md ``reveal`` and ``claim`` events out.
+
+``ClaimWatcher`` is the one stateful piece of the Picmix reader (the tracker's role; every
+threshold is in seconds). It watches for
+
+- a new objective card (read in the frame, the same card for ``REVEAL_STABLE_S`` with all its
+  items in view, so no hand is over it): ``reveal`` with the card and its items;
+- a hand tapping the objective card (its region changes from the look it had when revealed
+  over at least ``TAP_SHARE`` of its area): the claiming seat's cards are read in the frames
+  that follow, and once the objective has been clear again for ``RELEASE_S`` (the arm that
+  reached for it may have hidden the cards) and two readings in a row agree and hold no item
+  in doubt, a ``claim`` with
+  the distinct visible items is emitted (the round is then over). After ``CLAIM_WINDOW_S``
+  the fullest reading is taken, with the items still in doubt in ``meta``;
+- a key pressed for a seat (``key(seat, ...)``): the same, at once.
+
+Seats: without ``seat_of`` every item outside the objective belongs to the first player (a
+frame shows one player's cards); with it (a table calibration and seat zones), the items in
+a seat's zone are that seat's, and a tap is claimed by the seat with the most items laid out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.picmix.ink import Blob
+from vision.picmix.model import ItemDeck, ItemModel
+from vision.picmix.reader import (
+    Objective,
+    PicmixFailure,
+    find_objective,
+    player_items,
+    read_items,
+)
+from vision.tracker.stable import Debouncer
+
+REVEAL_STABLE_S = 0.3
+TAP_SHARE = 0.12
+"""Share of the objective card's area that must change for a tap."""
+TAP_DIFF = 40
+"""Grey-level change (0..255) that counts a pixel of the objective card as changed."""
+CLAIM_WINDOW_S = 3.0
+RELEASE_S = 0.3
+"""The objective must stay clear of the hand this long before the cards are read for a claim
+(the arm that tapped it often lies over the cards on its way)."""
+
+
+@dataclass
+class _Open:
+    """The objective of the round in play: its reading and its look when revealed."""
+
+    objective: Objective
+    quad_px: np.ndarray
+    ref: np.ndarray  # (h, w) uint8 grey patch of the card's bounding box
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1
+    inside: np.ndarray  # (h, w) bool: the card's pixels in the patch
+
+
+@dataclass
+class _Pending:
+    """A claim waiting for a reading without doubt."""
+
+    player: str
+    since: float
+    clear_since: float | None = None  # since when the objective has been clear of the hand
+    last: tuple[list[str], list[str]] | None = None  # (visible, unsure) of the last reading
+    best: tuple[list[str], list[str]] | None = None  # the fullest reading so far
+
+
+@dataclass
+class ClaimWatcher:
+    """Turn frames into Picmix events (module docstring).
+
+    ``players``: names in seating order; ``deck`` and ``model``: as ``verify_frame``;
+    ``seat_of``: blob centre (x, y) px -> the player whose zone it lies in (or None)."""
+
+    players: Sequence[str]
+    deck: ItemDeck
+    model: ItemModel
+    seat_of: Callable[[tuple[float, float]], str | None] | None = None
+    _reveal: Debouncer[str] = field(default_factory=lambda: Debouncer(REVEAL_STABLE_S))
+    _open: _Open | None = None
+    _claimed: str | None = None  # objective card of the last claim (not revealed again)
+    _pending: _Pending | None = None
+    _touched: bool = False
+
+    def start_event(self, t: float = 0.0) -> dict[str, Any]:
+        return {"type": "start", "game": "picmix", "players": list(self.players), "t": t}
+
+    def update(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        """The events ``frame`` (at ``t`` seconds) completes."""
+        events: list[dict[str, Any]] = []
+        if self._pending is not None:
+            self._touched = self._touch(frame)
+            if self._touched:
+                self._pending.clear_since = None
+            elif self._pending.clear_since is None:
+                self._pending.clear_since = t
+            events.extend(self._read_claim(frame, t))
+            return events
+        if self._open is None:
+            events.extend(self._look_for_objective(frame, t))
+            return events
+        touched = self._touch(frame)
+        if touched and not self._touched:
+            player = self._claimer(frame)
+            if player is not None:
+                self._pending = _Pending(player, t)
+                events.extend(self._read_claim(frame, t))
+        self._touched = touched
+        return events
+
+    def key(self, seat: int, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        """Seat ``seat`` (0-based) claims now (a key was pressed)."""
+        if self._open is None or not 0 <= seat < len(self.players):
+            return []
+        self._pending = _Pending(self.players[seat], t, clear_since=t - RELEASE_S)
+        return self._read_claim(frame, t)
+
+    # ---------------------------------------------------------------------------------------
+    def _look_for_objective(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        fi = read_items(frame, self.deck, self.model)
+        obj = find_objective(frame, fi, self.deck)
+        if isinstance(obj, PicmixFailure) or obj.quad_px is None:
+            self._reveal.update(None, t)
+            return []
+        # all its items in view (by count: small black items are not always named surely)
+        shown = [i for i in obj.indices if fi.seen[i][0].look_share >= 0.45]
+        key = obj.card or ",".join(obj.items)
+        complete = len(shown) >= len(obj.items)
+        if key == self._claimed:
+            return []
+        confirmed = self._reveal.update(key, t, blocked=not complete)
+        if confirmed is None:
+            return []
+        self._open = _make_open(frame, obj, obj.quad_px)
+        self._touched = False
+        return [{"type": "reveal", "card": key, "items": list(obj.items), "t": round(t, 3)}]
+
+    def _touch(self, frame: np.ndarray) -> bool:
+        assert self._open is not None
+        x0, y0, x1, y1 = self._open.box
+        grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        diff = cv2.absdiff(grey, self._open.ref) > TAP_DIFF
+        inside = self._open.inside
+        return float(diff[inside].mean()) >= TAP_SHARE if inside.any() else False
+
+    def _keep(self, player: str) -> Callable[[Blob], bool] | None:
+        if self.seat_of is None:
+            return None
+        seat_of = self.seat_of
+        return lambda b: seat_of(b.centre_px) == player
+
+    def _claimer(self, frame: np.ndarray) -> str | None:
+        if self.seat_of is None:
+            return self.players[0]
+        fi = read_items(frame, self.deck, self.model)
+        counts: dict[str, int] = {}
+        for s, blob in fi.seen:
+            if s.status == "hidden":
+                continue
+            who = self.seat_of(blob.centre_px)
+            if who is not None:
+                counts[who] = counts.get(who, 0) + 1
+        return max(counts, key=lambda k: counts[k]) if counts else None
+
+    def _read_claim(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        pending, opened = self._pending, self._open
+        assert pending is not None and opened is not None
+        fi = read_items(frame, self.deck, self.model)
+        on_obj = frozenset(
+            i
+            for i, (_, b) in enumerate(fi.seen)
+            if cv2.pointPolygonTest(opened.quad_px.reshape(-1, 1, 2), b.centre_px, True) >= -2
+        )
+        _, visible, unsure = player_items(fi, on_obj, self._keep(pending.player))
+        reading = (sorted(visible), sorted(unsure - visible))
+        if pending.best is None or len(reading[0]) > len(pending.best[0]):
+            pending.best = reading
+        clear = pending.clear_since is not None and t - pending.clear_since >= RELEASE_S
+        settled = bool(clear and reading == pending.last and not reading[1] and reading[0])
+        pending.last = reading
+        if settled or t - pending.since >= CLAIM_WINDOW_S:
+            vis, doubt_left = reading if settled else (pending.best or ([], []))
+            event: dict[str, Any] = {
+                "type": "claim",
+                "player": pending.player,
+                "visible": vis,
+                "t": round(t, 3),
+            }
+            if doubt_left:
+                event["meta"] = {"unsure": doubt_left}
+            self._claimed = opened.objective.card or ",".join(opened.objective.items)
+            self._open = None
+            self._pending = None
+            self._reveal.reset()
+            return [event]
+        return []
+
+
+def _make_open(frame: np.ndarray, obj: Objective, quad: np.ndarray) -> _Open:
+    h, w = frame.shape[:2]
+    x0, y0 = (int(max(0, v)) for v in np.floor(quad.min(axis=0)))
+    x1, y1 = int(min(w, np.ceil(quad[:, 0].max()) + 1)), int(min(h, np.ceil(quad[:, 1].max()) + 1))
+    grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    mask = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return _Open(obj, quad, grey, (x0, y0, x1, y1), mask.astype(bool))
