@@ -91,6 +91,7 @@ class Exported(nn.Module):
 
 
 def load_shards(data: Path, seeds: set[int] | None, exclude: set[int]) -> dict[str, np.ndarray]:
+    """The shards of ``data`` (only ``seeds`` when given, never ``exclude``), concatenated."""
     parts: dict[str, list[np.ndarray]] = {"crops": [], "cls": [], "visible": []}
     for path in sorted(data.glob("shard_*.npz")):
         if not path.stem.split("_")[1].isdigit():
@@ -109,6 +110,8 @@ def load_shards(data: Path, seeds: set[int] | None, exclude: set[int]) -> dict[s
 def losses(
     net: ItemNet, x: torch.Tensor, cls: torch.Tensor, vis: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
+    """(class loss, visible-share loss) of a batch: crops x (B, 2, 32, 32), classes (B,)
+    (-1 background), visible shares (B,)."""
     _, cos, bg, pv = net(x)
     is_item = cls >= 0
     target = torch.where(is_item, cls, torch.full_like(cls, N_CLASSES))
@@ -129,6 +132,8 @@ def augment(x: torch.Tensor) -> torch.Tensor:
 
 
 def evaluate(net: ItemNet, d: dict[str, np.ndarray]) -> dict[str, float]:
+    """Held-out figures: naming accuracy of items at least 60% visible, background accuracy,
+    mean absolute error of the visible share."""
     net.eval()
     with torch.no_grad():
         x = torch.from_numpy(d["crops"].astype(np.float32) / 255.0)
@@ -150,6 +155,7 @@ def evaluate(net: ItemNet, d: dict[str, np.ndarray]) -> dict[str, float]:
 
 
 def export(net: ItemNet, path: Path) -> None:
+    """Write the ONNX file (opset 17, batch dimension free)."""
     net.eval()
     model = Exported(net)
     dummy = torch.zeros(1, 2, 32, 32)
@@ -204,6 +210,7 @@ def update_manifest(onnx_path: Path, manifest: Path) -> None:
 
 
 def main() -> None:
+    """Command line: train, report, export (and update the manifest entry)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent)

@@ -51,6 +51,7 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``verify`` (with its game ``picmix``) to the CLI's subcommands."""
     p = sub.add_parser(
         "verify",
         help=HELP,
@@ -185,6 +186,7 @@ def _print_entry(entry: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``pictable verify picmix``: photos, or a sequence (``--video``/``--camera``)."""
     if args.video or args.camera is not None:
         if args.images:
             print(
@@ -310,10 +312,13 @@ def run_sequence(args: argparse.Namespace) -> int:
 
     emit([watcher.start_event()])
     if not live:
+        t = 0.0
         for frame in iter_frames(source):
             if mapper is not None:
                 watcher.seat_of = mapper(frame.image)
             emit(watcher.update(frame.image, frame.t))
+            t = frame.t
+        emit(watcher.finish(t))
         return 0
     import cv2
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.picmix.reader import UNSURE_BAND, VISIBLE_MIN, _status, decide
+from vision.picmix.reader import UNNAMED, UNSURE_BAND, VISIBLE_MIN, _status, decide
 
 OBJ = {"sun", "fish", "moon"}
 
@@ -26,6 +26,10 @@ OBJ = {"sun", "fish", "moon"}
         ({"sun", "fish", "moon"}, {"key"}, "unsure", [], []),
         # doubt about an item that surely shows elsewhere changes nothing
         ({"sun", "fish", "moon"}, {"sun"}, "correct", [], []),
+        # an item in view whose name is in doubt could be the missing one
+        ({"sun", "fish"}, {UNNAMED, "key"}, "unsure", ["moon"], []),
+        # ... but not make an extra item go away
+        ({"sun", "fish", "moon", "key"}, {UNNAMED}, "wrong", [], ["key"]),
     ],
 )
 def test_decide(

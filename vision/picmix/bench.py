@@ -35,6 +35,7 @@ SEED_STRIDE = 1_000_003
 
 
 def repo_root() -> Path:
+    """The repository's root folder (the scene cache lives under its ``cache/``)."""
     return Path(__file__).resolve().parents[2]
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.picmix.crops import blob_crops
 from vision.picmix.ink import candidates, ink_map
+from vision.picmix.markers import read_marker
 from vision.picmix.model import ItemDeck, ItemModel, load_item_model
 
 DECK_VERSION = 1
@@ -46,6 +47,7 @@ def decks_dir() -> Path:
 
 
 def deck_path(name: str) -> Path:
+    """The file of registered deck ``name`` (``ValueError`` for a name that is not allowed)."""
     if not NAME_RE.match(name) or name == "picmix":
         raise ValueError(
             f"deck name {name!r}: 1-40 letters, digits, spaces, '_', '.', \"'\" or '-', "
@@ -133,8 +135,15 @@ def face_items(photo: np.ndarray, model: ItemModel) -> FaceItems:
             if not blobs:
                 continue
             emb, logits, bg, _ = model.run(blob_crops(im, blobs))
+            # art never seen is not named by the model's classes, so "not an item" is only
+            # trusted when sure; printed markers are left out by reading them
             p_bg = 1 / (1 + np.exp(-(bg - logits.max(axis=1))))
-            items = [(b, e) for b, e, pb in zip(blobs, emb, p_bg, strict=True) if pb < 0.5]
+            grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+            items = [
+                (b, e)
+                for b, e, pb in zip(blobs, emb, p_bg, strict=True)
+                if pb < 0.95 and read_marker(grey, im, b) is None
+            ]
             items.sort(key=lambda t: -t[0].area_px)
             if len(items) < 2:
                 continue
@@ -154,7 +163,10 @@ def face_items(photo: np.ndarray, model: ItemModel) -> FaceItems:
         raise ValueError("could not find the face's two items in the photo")
     lr = np.median(np.asarray(ratios), axis=0) if ratios else np.zeros(2)
     return FaceItems(
-        _unit(np.mean(lefts, axis=0)), _unit(np.mean(rights, axis=0)), float(lr[0]), float(lr[1])
+        _unit(np.mean(lefts, axis=0)),
+        _unit(np.mean(rights, axis=0)),
+        float(lr[0]),
+        float(lr[1]),
     )
 
 
@@ -240,6 +252,7 @@ def register_deck(
 
 
 def _deck_from_doc(doc: dict[str, object]) -> ItemDeck:
+    """The ``ItemDeck`` of a deck file's JSON (``ValueError`` when it is malformed)."""
     items = doc.get("items")
     if not isinstance(items, list) or not items:
         raise ValueError("deck file has no items")

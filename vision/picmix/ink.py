@@ -250,3 +250,51 @@ def split_by_colour(frame: np.ndarray, im: InkMap, ab: np.ndarray) -> list[Blob]
             out.append(Blob(next_label, box, sa, (box[0] + sw / 2.0, box[1] + sh / 2.0)))
             next_label += 1
     return out
+
+
+OCCLUDER_DELTA = 22.0
+"""Colour distance (Lab, lightness counted half) from the table above which a large blob on
+the cards is something lying over them (a hand, a sleeve) rather than the table round them."""
+
+
+def table_colour(frame: np.ndarray) -> np.ndarray:
+    """(3,) float32 Lab median of the frame's outer band (the table, mostly)."""
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(1, min(lab.shape[:2]) // 10)
+    band = np.concatenate(
+        [
+            lab[:b].reshape(-1, 3),
+            lab[-b:].reshape(-1, 3),
+            lab[:, :b].reshape(-1, 3),
+            lab[:, -b:].reshape(-1, 3),
+        ]
+    )
+    return np.median(band, axis=0).astype(np.float32)
+
+
+def occluders(frame: np.ndarray, im: InkMap) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, w, h) of the large ink blobs on paper ground whose colour is not the
+    table's: hands, sleeves or objects lying over the cards."""
+    st = im.stats
+    side = np.maximum(st[:, 2], st[:, 3])
+    big = [i for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
+    if not big:
+        return []
+    table = table_colour(frame)
+    out = []
+    for i in big:
+        x, y, w, h, _ = (int(v) for v in st[i])
+        step = max(1, int(np.sqrt(w * h / 4000)))
+        own = im.labels[y : y + h : step, x : x + w : step] == i
+        px = frame[y : y + h : step, x : x + w : step][own]
+        if len(px) == 0:
+            continue
+        lab = (
+            cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+        )
+        d = np.median(lab, axis=0) - table
+        if float(np.sqrt((d[0] / 2) ** 2 + d[1] ** 2 + d[2] ** 2)) > OCCLUDER_DELTA:
+            out.append((x, y, w, h))
+    return out

@@ -35,7 +35,15 @@ import numpy as np
 
 from vision.picmix.area import area_share, card_px_from_items, card_px_from_markers
 from vision.picmix.crops import blob_crops
-from vision.picmix.ink import Blob, InkMap, candidates, ink_colour, ink_map, split_by_colour
+from vision.picmix.ink import (
+    Blob,
+    InkMap,
+    candidates,
+    ink_colour,
+    ink_map,
+    occluders,
+    split_by_colour,
+)
 from vision.picmix.markers import read_marker
 from vision.picmix.model import ItemDeck, ItemModel, ItemScores, kit_deck, load_item_model
 from vision.sources.guard import check_frame
@@ -177,6 +185,7 @@ def _score_blobs(frame: np.ndarray, model: ItemModel, deck: ItemDeck) -> _Blobs:
 
 
 def _status(visible: float, conf: float) -> Status:
+    """The visibility rule on an estimated share and a naming probability."""
     lo, hi = UNSURE_BAND
     if visible < lo:
         return "hidden"
@@ -365,6 +374,7 @@ def _objective_quad(
 
 
 def _inside(quad: np.ndarray, pt: tuple[float, float], margin: float = 0.0) -> bool:
+    """Whether point ``pt`` (px) lies in ``quad`` ((4, 2) px) or within ``margin`` px of it."""
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), pt, True) >= -margin
 
 
@@ -422,21 +432,33 @@ def _objective_by_items(
 # --------------------------------------------------------------------------------------------
 # Verdict
 # --------------------------------------------------------------------------------------------
+UNNAMED = "?"
+"""In the unsure set: an item whose name is in doubt (it could be any item)."""
+
+
 def decide(
     objective: set[str], visible: set[str], unsure: set[str]
 ) -> tuple[Verdict, list[str], list[str], list[str]]:
-    """(verdict, missing, extra, reasons) from the surely visible and the unsure items.
+    """(verdict, missing, extra, reasons) from the surely visible and the unsure items
+    (``UNNAMED`` among them: an item in view whose name is in doubt).
 
     ``wrong`` needs a sure reason: a surely visible extra item, or an objective item that is
-    neither visible nor unsure. With no unsure item left that could change the answer, equal
-    sets are ``correct``; otherwise ``unsure``."""
+    neither visible nor unsure (nor possibly the unnamed one). With no unsure item left that
+    could change the answer, equal sets are ``correct``; otherwise ``unsure``."""
     extra = sorted(visible - objective)
     doubt = unsure - visible
+    wildcard = UNNAMED in doubt
+    doubt.discard(UNNAMED)
     missing = sorted(objective - visible - doubt)
     reasons: list[str] = []
-    if extra or missing:
+    if extra or (missing and not wildcard):
         return "wrong", sorted(objective - visible), extra, reasons
-    if doubt:
+    if wildcard:
+        reasons.append(
+            "an item in view is not surely named"
+            + (f" (maybe {', '.join(missing)})" if missing else "")
+        )
+    if doubt or wildcard:
         for item in sorted(doubt):
             if item in objective:
                 reasons.append(f"{item}: objective item, not surely visible")
@@ -584,7 +606,7 @@ def player_items(
         elif s.status == "unsure":
             unsure.add(s.item)
             if s.confidence < NAME_MIN:
-                unsure.add(s.runner_up)
+                unsure.update((s.runner_up, UNNAMED))
     return sightings, visible, unsure
 
 
@@ -621,8 +643,8 @@ def verify_frame(
             work = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         got = _verify_at(work, deck, model, use_codes)
         got = _rescaled(got, 1.0 / scale) if scale < 1.0 else got
-        if result is None or isinstance(result, PicmixFailure):
-            result = got
+        if result is None:
+            result = got  # the failure at full scale says most
         if isinstance(got, PicmixReading) or side * scale / 2 < MIN_WORK_SIDE_PX:
             return result if isinstance(got, PicmixFailure) else got
         scale /= 2
@@ -643,7 +665,7 @@ def _rescaled(r: PicmixReading | PicmixFailure, k: float) -> PicmixReading | Pic
     return replace(r, sightings=sightings, objective_quad_px=q)
 
 
-def _verify_at(
+def _verify_at(  # one scale of verify_frame
     frame: np.ndarray, deck: ItemDeck, model: ItemModel, use_codes: bool
 ) -> PicmixReading | PicmixFailure:
     fi = read_items(frame, deck, model, use_codes=use_codes)
@@ -656,6 +678,12 @@ def _verify_at(
             "no player cards in view (no item outside the objective card)", tuple(sightings)
         )
     verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure)
+    if verdict == "wrong" and not extra and _covered(frame, fi, sightings):
+        # an objective item not seen may lie under the hand over the cards
+        verdict = "unsure"
+        reasons = [
+            f"a hand or object lies over the player's cards: {', '.join(missing)} may be under it"
+        ]
     quad = obj.quad_px
     return PicmixReading(
         objective_card=obj.card,
@@ -663,7 +691,7 @@ def _verify_at(
         objective_method=obj.method,
         objective_quad_px=None if quad is None else tuple((float(x), float(y)) for x, y in quad),
         visible=tuple(sorted(visible)),
-        unsure=tuple(sorted(unsure - visible)),
+        unsure=tuple(sorted(unsure - visible - {UNNAMED})),
         verdict=verdict,
         missing=tuple(missing),
         extra=tuple(extra),
@@ -672,7 +700,24 @@ def _verify_at(
     )
 
 
+def _covered(frame: np.ndarray, fi: FrameItems, sightings: list[ItemSighting]) -> bool:
+    """Whether something that is not the table (``vision.picmix.ink.occluders``) lies over
+    the player's cards: its box meets the items' box grown by 1.5 item sizes."""
+    boxes = [s.box_xywh for s in sightings if s.on == "player" and s.status != "hidden"]
+    occ = occluders(frame, fi.blobs.im)
+    if not boxes or not occ:
+        return False
+    size = float(np.median([max(w, h) for _, _, w, h in boxes]))
+    g = 1.5 * size
+    x0 = min(x for x, _, _, _ in boxes) - g
+    y0 = min(y for _, y, _, _ in boxes) - g
+    x1 = max(x + w for x, _, w, _ in boxes) + g
+    y1 = max(y + h for _, y, _, h in boxes) + g
+    return any(ox < x1 and ox + ow > x0 and oy < y1 and oy + oh > y0 for ox, oy, ow, oh in occ)
+
+
 def _replace_on(s: ItemSighting, on: Literal["player", "objective"]) -> ItemSighting:
+    """``s`` on another card."""
     return replace(s, on=on)
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from vision.picmix.ink import Blob
 from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reader import (
+    UNNAMED,
     Objective,
     PicmixFailure,
     find_objective,
@@ -40,7 +41,7 @@ from vision.picmix.reader import (
 from vision.tracker.stable import Debouncer
 
 REVEAL_STABLE_S = 0.3
-TAP_SHARE = 0.12
+TAP_SHARE = 0.06
 """Share of the objective card's area that must change for a tap."""
 TAP_DIFF = 40
 """Grey-level change (0..255) that counts a pixel of the objective card as changed."""
@@ -90,6 +91,7 @@ class ClaimWatcher:
     _touched: bool = False
 
     def start_event(self, t: float = 0.0) -> dict[str, Any]:
+        """The log's first event: ``start`` of a Picmix game with ``players``."""
         return {"type": "start", "game": "picmix", "players": list(self.players), "t": t}
 
     def update(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
@@ -115,6 +117,20 @@ class ClaimWatcher:
         self._touched = touched
         return events
 
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        """The stream ended: a claim still waiting is emitted with its fullest reading."""
+        pending, opened = self._pending, self._open
+        if pending is None or opened is None or pending.best is None:
+            return []
+        vis, doubt = pending.best
+        event: dict[str, Any] = {"type": "claim", "player": pending.player, "visible": vis}
+        event["t"] = round(t, 3)
+        if doubt:
+            event["meta"] = {"unsure": doubt}
+        self._pending = None
+        self._open = None
+        return [event]
+
     def key(self, seat: int, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
         """Seat ``seat`` (0-based) claims now (a key was pressed)."""
         if self._open is None or not 0 <= seat < len(self.players):
@@ -124,6 +140,7 @@ class ClaimWatcher:
 
     # ---------------------------------------------------------------------------------------
     def _look_for_objective(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        """A ``reveal`` once a new objective has been seen whole for ``REVEAL_STABLE_S``."""
         fi = read_items(frame, self.deck, self.model)
         obj = find_objective(frame, fi, self.deck)
         if isinstance(obj, PicmixFailure) or obj.quad_px is None:
@@ -143,6 +160,7 @@ class ClaimWatcher:
         return [{"type": "reveal", "card": key, "items": list(obj.items), "t": round(t, 3)}]
 
     def _touch(self, frame: np.ndarray) -> bool:
+        """Whether something (a hand) covers part of the open objective card now."""
         assert self._open is not None
         x0, y0, x1, y1 = self._open.box
         grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
@@ -151,12 +169,14 @@ class ClaimWatcher:
         return float(diff[inside].mean()) >= TAP_SHARE if inside.any() else False
 
     def _keep(self, player: str) -> Callable[[Blob], bool] | None:
+        """The filter of ``player``'s blobs (their seat zone), or None without seats."""
         if self.seat_of is None:
             return None
         seat_of = self.seat_of
         return lambda b: seat_of(b.centre_px) == player
 
     def _claimer(self, frame: np.ndarray) -> str | None:
+        """Who tapped: the only player without seats, else the seat with most items laid."""
         if self.seat_of is None:
             return self.players[0]
         fi = read_items(frame, self.deck, self.model)
@@ -170,6 +190,7 @@ class ClaimWatcher:
         return max(counts, key=lambda k: counts[k]) if counts else None
 
     def _read_claim(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
+        """Read the claimer's cards; the ``claim`` once the reading has settled."""
         pending, opened = self._pending, self._open
         assert pending is not None and opened is not None
         fi = read_items(frame, self.deck, self.model)
@@ -179,7 +200,10 @@ class ClaimWatcher:
             if cv2.pointPolygonTest(opened.quad_px.reshape(-1, 1, 2), b.centre_px, True) >= -2
         )
         _, visible, unsure = player_items(fi, on_obj, self._keep(pending.player))
-        reading = (sorted(visible), sorted(unsure - visible))
+        # an unnamed blob (UNNAMED) does not hold a claim back: the arm leaving the cards
+        # often leaves one; it is reported in the claim's meta
+        unnamed = UNNAMED in unsure
+        reading = (sorted(visible), sorted(unsure - visible - {UNNAMED}))
         if pending.best is None or len(reading[0]) > len(pending.best[0]):
             pending.best = reading
         clear = pending.clear_since is not None and t - pending.clear_since >= RELEASE_S
@@ -193,8 +217,8 @@ class ClaimWatcher:
                 "visible": vis,
                 "t": round(t, 3),
             }
-            if doubt_left:
-                event["meta"] = {"unsure": doubt_left}
+            if doubt_left or unnamed:
+                event["meta"] = {"unsure": doubt_left, "unnamed_item": unnamed}
             self._claimed = opened.objective.card or ",".join(opened.objective.items)
             self._open = None
             self._pending = None
@@ -204,6 +228,7 @@ class ClaimWatcher:
 
 
 def _make_open(frame: np.ndarray, obj: Objective, quad: np.ndarray) -> _Open:
+    """The open round: the objective and its look (grey patch, card mask) when revealed."""
     h, w = frame.shape[:2]
     x0, y0 = (int(max(0, v)) for v in np.floor(quad.min(axis=0)))
     x1, y1 = int(min(w, np.ceil(quad[:, 0].max()) + 1)), int(min(h, np.ceil(quad[:, 1].max()) + 1))
