@@ -186,6 +186,8 @@ def _run_video(args: argparse.Namespace, calibration: Any, profile: Any) -> int:
         for frame in iter_frames(source):
             for event in tracker.update(frame.image, frame.t):
                 print(json.dumps(event), flush=True)
+        for event in tracker.finish():
+            print(json.dumps(event), flush=True)
     except (SourceError, OSError) as exc:
         return _error(f"{args.video}: {exc}")
     return 0

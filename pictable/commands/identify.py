@@ -80,7 +80,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.identify import DeckError, open_deck
+    from vision.identify.threads import single_thread
 
+    single_thread()
     deck: ReferenceDeck | None = None
     if args.deck:
         try:

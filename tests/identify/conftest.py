@@ -123,6 +123,14 @@ def builtin_decks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session")
+def pickpic(builtin_decks: Path) -> ReferenceDeck:
+    """The built-in Pick Pic deck (120 cards), as ``identify --deck pickpic`` uses it."""
+    from vision.identify.deck import open_deck
+
+    return open_deck("pickpic", builtin_decks)
+
+
 @pytest.fixture
 def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty decks folder, also as ``$PICTABLE_DECKS``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from tests.identify.conftest import small_deck
 from vision.identify import DeckError, identify_frame, load_deck_folder, open_deck
 from vision.identify.deck import (
     DECK_VERSION,
+    build_deck,
     builtin_deck,
     plain_border,
     reference_images,
@@ -85,7 +87,7 @@ def test_builtin_pickpic_deck_is_built_once_then_read(builtin_decks: Path) -> No
 def test_an_in_memory_deck_of_images_is_accepted_by_identify() -> None:
     """``identify_frame(frame, {id: image})`` (the benchmark's one-card decks)."""
     face = render_face("pickpic-020", "front", 4.0)
-    frame = np.full((600, 800, 3), 70, np.uint8)
+    frame = np.full((600, 800, 3), 70, np.uint8)  # the card close up: found by its keypoints
     frame[100 : 100 + face.shape[0], 200 : 200 + face.shape[1]] = face
     result = identify_frame(frame, {"mine": face}, codes=None)
     assert [c.card for c in result.cards] == ["mine"]
@@ -127,9 +129,11 @@ def test_camera_capture_waits_for_a_still_card_then_for_the_next() -> None:
     assert [c.card for c in result.cards] == ["captured"]
 
 
-def test_small_deck_fixture_is_portrait_with_a_border() -> None:
+def test_a_small_deck_is_portrait_with_a_border_and_no_mean() -> None:
     deck = small_deck()
     assert deck.border[0] > 0.03 and not any(c.turned for c in deck.cards)
+    few = build_deck("few", dict(_faces("pickpic-001", "pickpic-002")))
+    assert not few.mean_descriptor.any() and few.distinct_cells.all()
 
 
 def test_saving_over_a_deck_replaces_it_whole(tmp_path: Path) -> None:
@@ -140,3 +144,47 @@ def test_saving_over_a_deck_replaces_it_whole(tmp_path: Path) -> None:
     save_deck(build_deck("d", faces), tmp_path / "d", faces)
     assert load_deck_folder(tmp_path / "d").ids == ("pickpic-003",)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]  # no temporary folders left
+
+
+class _FakeCamera:
+    """A camera that plays rendered frames (what ``deck register --camera`` opens)."""
+
+    frames: ClassVar[list[np.ndarray]] = []
+
+    def __init__(self, index: object, **_: object) -> None:
+        self.index = index
+        self._k = 0
+
+    def open(self) -> None:
+        self._k = 0
+
+    def read(self) -> object:
+        from vision.sources import Frame
+
+        if self._k >= len(self.frames):
+            return None
+        self._k += 1
+        return Frame(self.frames[self._k - 1], float(self._k) / 10, self._k - 1)
+
+    def close(self) -> None:
+        pass
+
+    def describe(self) -> str:
+        return f"fake camera {self.index}"
+
+
+def test_register_from_a_camera_adds_the_captured_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_window: None
+) -> None:
+    import vision.sources
+    from tests.identify.conftest import run_cli
+
+    _FakeCamera.frames = _held_card_frames(n_moving=1, n_still=9)
+    monkeypatch.setattr(vision.sources, "CameraSource", _FakeCamera)
+    status, out, err = run_cli(
+        "deck", "register", "cam", "--camera", "0", "--ids", "my-card", "--decks", str(tmp_path)
+    )
+    assert status == 0, err
+    assert "captured my-card" in out and "1 card registered" in out
+    deck = load_deck_folder(tmp_path / "cam")
+    assert deck.ids == ("my-card",)

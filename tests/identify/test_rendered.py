@@ -8,8 +8,8 @@ import pytest
 
 from calibration.files import CalibrationFile
 from calibration.seats import layout_seats, zone_of
-from tests.identify.conftest import mixed_scene, small_deck, table_scene
-from vision.identify import FrameCards, identify_frame
+from tests.identify.conftest import mixed_scene, table_scene
+from vision.identify import FrameCards, ReferenceDeck, identify_frame
 from vision.synth import Truth
 
 
@@ -49,9 +49,9 @@ def test_face_down_cards_are_named_by_their_back_codes() -> None:
         assert c is not None and "qr" in c.evidence  # the big QR code of the back
 
 
-def test_pictures_alone_name_face_up_cards_and_no_others() -> None:
+def test_pictures_alone_name_face_up_cards_and_no_others(pickpic: ReferenceDeck) -> None:
     frame, truth, _ = table_scene()
-    result = identify_frame(frame, small_deck(), codes=None)
+    result = identify_frame(frame, pickpic, codes=None)
     up = {t.card_id for t in truth.cards if t.face == "front"}
     assert set(named(result)) == up  # backs are not pictures of the deck: no id
     for c in result.cards:
@@ -66,18 +66,18 @@ def test_pictures_alone_name_face_up_cards_and_no_others() -> None:
         assert any(np.linalg.norm(u.center_px - centre) < 10 for u in result.unknown), t.card_id
 
 
-def test_overlapping_cards_are_both_named() -> None:
+def test_overlapping_cards_are_both_named(pickpic: ReferenceDeck) -> None:
     frame, truth, _ = table_scene()
     under, over = truth.card("pickpic-114"), truth.card("pickpic-115")
     assert 0.6 < under.visible_fraction < 0.95 and over.visible_fraction > 0.99
-    for result in (identify_frame(frame, codes=None, deck=small_deck()), identify_frame(frame)):
+    for result in (identify_frame(frame, codes=None, deck=pickpic), identify_frame(frame)):
         assert result.card("pickpic-114") is not None
         assert result.card("pickpic-115") is not None
 
 
-def test_cards_not_in_the_deck_are_unknown_not_guessed() -> None:
+def test_cards_not_in_the_deck_are_unknown_not_guessed(pickpic: ReferenceDeck) -> None:
     frame, truth, _ = mixed_scene()
-    result = identify_frame(frame, small_deck(), codes=None)
+    result = identify_frame(frame, pickpic, codes=None)
     assert set(named(result)) == {t.card_id for t in truth.cards if t.card_id.startswith("pickpic")}
     foreign = [t for t in truth.cards if t.card_id.startswith("picflip")]
     for t in foreign:
@@ -86,9 +86,9 @@ def test_cards_not_in_the_deck_are_unknown_not_guessed() -> None:
         assert not any(np.linalg.norm(c.center_px - centre) < 30 for c in result.cards)
 
 
-def test_codes_and_pictures_vote_together() -> None:
+def test_codes_and_pictures_vote_together(pickpic: ReferenceDeck) -> None:
     frame, truth, _ = table_scene()
-    result = identify_frame(frame, small_deck())
+    result = identify_frame(frame, pickpic)
     assert set(named(result)) == {t.card_id for t in truth.cards}
     for c in result.cards:
         assert c.method == "code"

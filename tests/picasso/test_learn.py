@@ -4,6 +4,7 @@ pink, measured from a photo of its pieces laid apart, then read with the learned
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,8 @@ import pytest
 
 from tests.picasso.helpers import board_scene, laid_apart
 from vision.picasso import BoardReading, read_board
-from vision.picasso.learn import LearnedKit, learn_kit
+from vision.picasso.learn import LearnedKit, learn_kit, run_kit_learn
+from vision.picasso.profile import load_profile
 from vision.synth import ShapeSpec, StandInTextures, StickSpec, render_scene
 
 LONG, SHORT, WIDTH = 150.0, 75.0, 10.0
@@ -32,11 +34,16 @@ def other_kit() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def learned(other_kit: None) -> LearnedKit:
+def laid_apart_frame(other_kit: None) -> np.ndarray:
     frame, _ = render_scene(
         board_scene(laid_apart(), seed=11, tier="normal"), seed=11, provider=StandInTextures()
     )
-    result = learn_kit(frame, name="retail")
+    return frame
+
+
+@pytest.fixture(scope="module")
+def learned(laid_apart_frame: np.ndarray) -> LearnedKit:
+    result = learn_kit(laid_apart_frame, name="retail")
     assert isinstance(result, LearnedKit), result
     return result
 
@@ -89,4 +96,22 @@ def test_too_few_sticks_is_a_failure() -> None:
     )
     result = learn_kit(frame)
     assert not result and "stick" in str(result)
-    assert np.all(np.isfinite([1.0]))
+
+
+def test_the_command_body_writes_the_profile(
+    laid_apart_frame: np.ndarray, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import cv2
+
+    photo = tmp_path / "pieces.png"
+    cv2.imwrite(str(photo), laid_apart_frame)
+    out = tmp_path / "retail.json"
+    assert run_kit_learn([str(photo)], str(out)) == 0
+    profile = load_profile(out)
+    assert {s.kind for s in profile.sticks} == {"long_stick", "short_stick"}
+    assert "learned from" in capsys.readouterr().out
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((360, 640, 3), 230, np.uint8))
+    assert run_kit_learn([str(blank)], str(tmp_path / "x.json")) == 1
+    assert "markers" in capsys.readouterr().err
+    assert run_kit_learn([], str(out)) == 2

@@ -22,7 +22,7 @@ FPS = 6.0
 def test_rendered_turn_scores_right(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seq = render_sequence("picasso_turn", 2, "normal", fps=FPS, provider=helpers.CodedCards())
+    seq = render_sequence("picasso_turn", 2, "easy", fps=FPS, provider=helpers.CodedCards())
     folder = tmp_path / "turn"
     folder.mkdir()
     for fr in seq:

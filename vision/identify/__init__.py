@@ -6,7 +6,8 @@ stateless: a frame in, a :class:`FrameCards` out (frozen dataclasses; JSON in
 named by their printed codes (:mod:`~vision.identify.codes`), any registered deck by its
 pictures (:mod:`~vision.identify.deck`, :mod:`~vision.identify.appearance`,
 :mod:`~vision.identify.quads`, :mod:`~vision.identify.local`); see
-:mod:`vision.identify.identify` for how they combine and ``vision/identify/README.md`` for the figures.
+:mod:`vision.identify.identify` for how they combine and ``vision/identify/README.md`` for
+the figures.
 
 Conventions: frames (H, W, 3) uint8 BGR; points (x, y) float pixels, OpenCV's convention
 (pixel centres at integers); a card's ``corners_px`` (4, 2) are its face's top-left,

@@ -35,30 +35,65 @@ def rectify(
     frame: NDArray[np.uint8], quads: NDArray[np.floating], size_wh: tuple[int, int] = RECT_WH
 ) -> NDArray[np.uint8]:
     """Each quad of (m, 4, 2) pixel corners (TL, TR, BR, BL) warped to an upright
-    ``size_wh`` image: (m, h, w, 3) uint8 BGR (a frame pixel centre at integer coordinates,
-    as OpenCV; the quad's corners land on the image's outer corners)."""
+    ``size_wh`` image: (m, h, w, C) uint8 (a frame pixel centre at integer coordinates, as
+    OpenCV; the quad's corners land on the image's outer corners; bilinear, the frame's
+    border replicated). All quads are sampled in one ``cv2.remap``."""
     w, h = size_wh
-    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    out = np.zeros((len(q), h, w, frame.shape[2] if frame.ndim == 3 else 1), np.uint8)
-    for i, quad in enumerate(q):
-        m = cv2.getPerspectiveTransform(quad, dst)
-        warped = cv2.warpPerspective(
-            frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        out[i] = warped.reshape(h, w, -1)
-    return out
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    m = len(q)
+    channels = frame.shape[2] if frame.ndim == 3 else 1
+    if m == 0:
+        return np.zeros((0, h, w, channels), np.uint8)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+    hs = np.stack([_homography(src, quad) for quad in q])  # (m, 3, 3): image -> frame
+    us, vs = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    grid = np.stack([us.ravel(), vs.ravel(), np.ones(w * h)], axis=0)  # (3, h*w)
+    pts = hs @ grid  # (m, 3, h*w)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mx = (pts[:, 0] / pts[:, 2]).astype(np.float32).reshape(m * h, w)
+        my = (pts[:, 1] / pts[:, 2]).astype(np.float32).reshape(m * h, w)
+    bad = ~(np.isfinite(mx) & np.isfinite(my))
+    mx[bad] = -1e4
+    my[bad] = -1e4
+    out = np.empty((m * h, w, channels), np.uint8)
+    # cv2.remap takes maps of fewer than 32767 rows.
+    step = (32766 // h) * h
+    for r in range(0, m * h, step):
+        part = cv2.remap(
+            frame, mx[r : r + step], my[r : r + step], cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )  # fmt: skip
+        out[r : r + step] = part.reshape(part.shape[0], w, channels)
+    return out.reshape(m, h, w, channels)
+
+
+def _homography(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The 3 x 3 map of 4 points ``src`` onto 4 points ``dst`` (each (4, 2))."""
+    return np.asarray(
+        cv2.getPerspectiveTransform(src.astype(np.float32), np.asarray(dst, np.float32)), np.float64
+    )
 
 
 def lab_cells(images: NDArray[np.uint8], grid_wh: tuple[int, int] = GRID_WH) -> NDArray[np.float32]:
-    """(m, h, w, 3) uint8 BGR images -> (m, gh, gw, 3) float32 Lab cells (L in [0, 100])
-    by area averaging (the images are shrunk to ``grid_wh`` first)."""
+    """(m, h, w, 3) uint8 BGR images -> (m, gh, gw, 3) float32 Lab cells (L in [0, 100]) by
+    area averaging; images whose size is a whole multiple of the grid are averaged in one
+    step, others shrunk one by one (``cv2.INTER_AREA``)."""
     gw, gh = grid_wh
-    out = np.zeros((len(images), gh, gw, 3), np.float32)
-    for i, img in enumerate(images):
-        small = cv2.resize(img, (gw, gh), interpolation=cv2.INTER_AREA)
-        out[i] = cv2.cvtColor(small.astype(np.float32) * (1.0 / 255.0), cv2.COLOR_BGR2Lab)
-    return out
+    m = len(images)
+    if m == 0:
+        return np.zeros((0, gh, gw, 3), np.float32)
+    h, w = images.shape[1:3]
+    if h % gh == 0 and w % gw == 0:
+        # Stacked, the images shrink in one call: cell boundaries fall on image boundaries.
+        stacked = np.ascontiguousarray(images).reshape(m * h, w, 3)
+        small = cv2.resize(stacked, (gw, m * gh), interpolation=cv2.INTER_AREA)
+        small = small.reshape(m, gh, gw, 3).astype(np.float32)
+    else:
+        small = np.stack(
+            [cv2.resize(img, (gw, gh), interpolation=cv2.INTER_AREA) for img in images]
+        ).astype(np.float32)
+    lab = cv2.cvtColor((small * (1.0 / 255.0)).reshape(m * gh, gw, 3), cv2.COLOR_BGR2Lab)
+    return np.asarray(lab, np.float32).reshape(m, gh, gw, 3)
 
 
 def describe(cells: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -115,10 +150,10 @@ def agreement(
     for the right reference, low for another picture.
     """
     k = len(observed)
-    o = np.asarray(observed, np.float64).reshape(k, -1, 3)
-    r = np.asarray(reference, np.float64).reshape(k, -1, 3)
+    o = np.asarray(observed, np.float32).reshape(k, -1, 3)
+    r = np.asarray(reference, np.float32).reshape(k, -1, 3)
     inside = np.ones(o.shape[:2], bool) if mask is None else np.asarray(mask, bool).reshape(k, -1)
-    w = inside.astype(np.float64)
+    w = inside.astype(np.float32)
     for _ in range(4):
         sw = w.sum(axis=1, keepdims=True) + 1e-9
         mr = (w * r[..., 0]).sum(axis=1, keepdims=True) / sw
@@ -132,6 +167,6 @@ def agreement(
         res_l = o[..., 0] - (gain * r[..., 0] + off)
         res_ab = dab - off_ab
         res = np.sqrt(res_l**2 + (res_ab**2).sum(axis=2))
-        w = inside * ((res < AGREE_LAB * 1.5) + 1e-3)
+        w = inside * ((res < AGREE_LAB * 1.5) + np.float32(1e-3))
     agree = ((res < AGREE_LAB) & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
     return np.asarray(agree, np.float64)

@@ -114,9 +114,15 @@ def _pose(
 
 def _affine(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
     """(2, 3) least-squares affine map of (n, 2) points ``src`` onto ``dst``."""
-    a = np.hstack([src.reshape(-1, 2), np.ones((len(src.reshape(-1, 2)), 1))])
-    sol, *_ = np.linalg.lstsq(a, dst.reshape(-1, 2), rcond=None)
-    return np.asarray(sol.T, np.float64)
+    return np.asarray((_pinv(src.reshape(-1, 2).tobytes()) @ dst.reshape(-1, 2)).T, np.float64)
+
+
+@functools.lru_cache(maxsize=4096)
+def _pinv(src: bytes) -> NDArray[np.float64]:
+    """The pseudo-inverse of [x y 1] rows of the float64 points in ``src`` (a code's square
+    on a face: a few thousand distinct ones, so cached)."""
+    pts = np.frombuffer(src, np.float64).reshape(-1, 2)
+    return np.asarray(np.linalg.pinv(np.hstack([pts, np.ones((len(pts), 1))])), np.float64)
 
 
 def _affine_apply(m: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -145,16 +151,22 @@ def sighting(
 
 
 def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Dark square candidates: (n, 4, 2) float32 corners, clockwise on screen, sub-pixel."""
+    """Dark square candidates: (n, 4, 2) float32 corners, clockwise on screen, sub-pixel:
+    the dark blobs of one adaptive threshold (:data:`_THRESH_WINDOW`) of a marker's size,
+    traced in their own small windows."""
     h, w = grey.shape
     binary = cv2.adaptiveThreshold(
         grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, _THRESH_WINDOW, _THRESH_C
     )
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8, ltype=cv2.CV_32S)
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        binary, 8, cv2.CV_32S, cv2.CCL_SPAGHETTI
+    )
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     max_side = max(h, w) // 2
     ok = (bw >= MIN_MARKER_PX) & (bh >= MIN_MARKER_PX) & (bw <= max_side) & (bh <= max_side)
-    ok &= (area >= 0.2 * bw * bh) & (np.maximum(bw, bh) <= 3 * np.minimum(bw, bh))
+    # A marker's dark cells (its border ring and about half its inner cells) cover most of
+    # it, and a square turned any way fills at least half its bounding box.
+    ok &= (area >= 0.25 * bw * bh) & (np.maximum(bw, bh) <= 2 * np.minimum(bw, bh))
     ok[0] = False
     quads = []
     for i in np.flatnonzero(ok):
@@ -183,6 +195,8 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     out = centre + (out - centre) * (
         1 + 0.5 / np.maximum(np.linalg.norm(out - centre, axis=2, keepdims=True), 1)
     )
+    out[..., 0] = np.clip(out[..., 0], 0, w - 1)
+    out[..., 1] = np.clip(out[..., 1], 0, h - 1)
     pts = out.reshape(-1, 1, 2).copy()
     win = 2
     cv2.cornerSubPix(
@@ -240,7 +254,7 @@ def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]
     packed = np.bitwise_or.reduce(np.where(bits, weights, np.uint64(0)), axis=1)
     ids, codes = _kit_marker_codes()
     out: list[tuple[int, NDArray[np.float32]]] = []
-    seen: list[NDArray[np.float32]] = []
+    centres: list[NDArray[np.float32]] = []
     for k in np.flatnonzero((border_wrong <= _MAX_BORDER_WRONG) & ~unsure):
         hit = np.argwhere(codes == packed[k])
         if len(hit) != 1:
@@ -249,9 +263,9 @@ def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]
         corners = np.roll(quads[k], rotation, axis=0)
         c = corners.mean(axis=0)
         side = float(np.linalg.norm(corners[1] - corners[0]))
-        if any(float(np.linalg.norm(s.mean(axis=0) - c)) < 0.3 * side for s in seen):
+        if centres and (np.linalg.norm(np.asarray(centres) - c, axis=1) < 0.3 * side).any():
             continue  # the same marker from an inner contour
-        seen.append(corners)
+        centres.append(c)
         out.append((int(ids[idx]), corners))
     return out
 
@@ -355,70 +369,55 @@ def _fit(
 def vote(sightings: list[CodeSighting]) -> list[CodeCard]:
     """Group sightings into cards: codes whose poses agree (corners within a fifth of the
     card's size) are one card; per card id, the place with the most codes wins (a QR code
-    counts two: it carries a checksum), and a place whose codes name different cards or
-    sides goes to the majority."""
-    if not sightings:
-        return []
-    # Every (sighting, pose) is a hypothesis; support = sightings with an agreeing pose.
-    hyps = [(s, i) for s in sightings for i in range(len(s.poses))]
-    weight = {id(s): (2 if s.kind == "qr" else 1) for s in sightings}
+    counts two: it carries a checksum), and a place whose codes name different sides goes to
+    the majority. ``disagree`` counts the other cards named at a card's place."""
+    groups: dict[str, list[CodeSighting]] = {}
+    for s in sightings:
+        groups.setdefault(s.card, []).append(s)
+    cards = [_best_place(card, group) for card, group in groups.items()]
+    if len(cards) > 1:
+        centres = np.array([c.corners_px.mean(axis=0) for c in cards])
+        sizes = np.array([np.linalg.norm(c.corners_px[2] - c.corners_px[0]) for c in cards])
+        near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < 0.2 * sizes[:, None]
+        np.fill_diagonal(near, False)
+        cards = [
+            CodeCard(c.card, c.side, c.corners_px, c.alternatives, c.codes, int(near[k].sum()))
+            for k, c in enumerate(cards)
+        ]
+    return cards
 
-    def tol(s: CodeSighting, i: int) -> float:
-        q = s.poses[i]
-        return 0.2 * float(np.linalg.norm(q[2] - q[0]))
 
-    used: set[int] = set()
-    cards: list[CodeCard] = []
-    taken_ids: set[str] = set()
-    while True:
-        best = None
-        for s, i in hyps:
-            if id(s) in used:
-                continue
+def _weight(s: CodeSighting) -> int:
+    return 2 if s.kind == "qr" else 1
+
+
+def _best_place(card: str, group: list[CodeSighting]) -> CodeCard:
+    """The place of ``card`` backed by the most codes of the group (all naming ``card``)."""
+    best: tuple[tuple[int, int], list[tuple[CodeSighting, int]]] | None = None
+    for s in group:
+        for i in range(len(s.poses)):
+            tol = 0.2 * float(np.linalg.norm(s.poses[i][2] - s.poses[i][0]))
             members = []
-            score = 0
-            for t in sightings:
-                if id(t) in used or t.card != s.card:
-                    continue
+            for t in group:
                 j = next(
-                    (j for j in range(len(t.poses)) if _close(t.poses[j], s.poses[i], tol(s, i))),
-                    None,
+                    (j for j in range(len(t.poses)) if _close(t.poses[j], s.poses[i], tol)), None
                 )
                 if j is not None:
                     members.append((t, j))
-                    score += weight[id(t)]
-            key = (score, -len(s.poses))
+            key = (sum(_weight(t) for t, _ in members), -len(s.poses))
             if best is None or key > best[0]:
-                best = (key, s, i, members)
-        if best is None:
-            break
-        _, s, i, members = best
-        for t, _ in members:
-            used.add(id(t))
-        if s.card in taken_ids:
-            continue
-        # Side by weighted vote among the members (they name the same card).
-        votes: dict[str, int] = {}
-        for t, _ in members:
-            votes[t.side] = votes.get(t.side, 0) + weight[id(t)]
-        side: Side = "front" if votes.get("front", 0) >= votes.get("back", 0) else "back"
-        agree = [(t, j) for t, j in members if t.side == side]
-        size = face_geometry(s.card, side)[0]
-        corners = _fit(agree, size) if len(agree) > 1 else agree[0][0].poses[agree[0][1]]
-        alternatives = np.zeros((0, 4, 2))
-        if len(agree) == 1 and agree[0][0].kind == "marker":
-            t, j = agree[0]
-            alternatives = np.delete(t.poses, j, axis=0)
-        # Codes of other cards at the same place are outvoted.
-        disagree = sum(
-            1
-            for t in sightings
-            if id(t) not in used
-            and t.card != s.card
-            and any(_close(p, corners, tol(s, i)) for p in t.poses)
-        )
-        taken_ids.add(s.card)
-        cards.append(
-            CodeCard(s.card, side, corners, alternatives, tuple(t for t, _ in agree), disagree)
-        )
-    return cards
+                best = (key, members)
+    assert best is not None
+    members = best[1]
+    votes = {"front": 0, "back": 0}
+    for t, _ in members:
+        votes[t.side] += _weight(t)
+    side: Side = "front" if votes["front"] >= votes["back"] else "back"
+    agree = [(t, j) for t, j in members if t.side == side]
+    size = face_geometry(card, side)[0]
+    corners = _fit(agree, size) if len(agree) > 1 else agree[0][0].poses[agree[0][1]]
+    alternatives = np.zeros((0, 4, 2))
+    if len(agree) == 1 and agree[0][0].kind == "marker":
+        t, j = agree[0]
+        alternatives = np.delete(t.poses, j, axis=0)
+    return CodeCard(card, side, corners, alternatives, tuple(t for t, _ in agree))

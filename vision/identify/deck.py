@@ -107,13 +107,44 @@ class ReferenceDeck:
         return tuple(c.id for c in self.cards)
 
     @cached_property
+    def mean_descriptor(self) -> NDArray[np.float32]:
+        """(D,) float32: the deck's mean appearance descriptor (both ways up), what every card
+        shares (a frame, printed codes in the same corners, a logo). Matching is done on
+        descriptors with it taken away (:meth:`centred`), so that what cards share does not
+        make any card-like thing look like them. Zero for decks of fewer than 8 cards (too
+        few to tell what they share from what they are)."""
+        if len(self.cards) < 8:
+            return np.zeros(appearance.DESCRIPTOR_DIM, np.float32)
+        both = np.concatenate([self.cells, appearance.turned(self.cells)])
+        return np.asarray(appearance.describe(both).mean(axis=0), np.float32)
+
+    def centred(self, descriptors: NDArray[np.float32]) -> NDArray[np.float32]:
+        """(k, D) unit descriptors with the deck's mean taken away, renormalised."""
+        d = np.asarray(descriptors, np.float32) - self.mean_descriptor
+        return np.asarray(
+            d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6), np.float32
+        )
+
+    @cached_property
     def descriptors(self) -> NDArray[np.float32]:
-        """(2N, D) float32 unit descriptors: every card upright, then every card turned half
-        round (row ``N + i`` is card ``i`` upside down)."""
+        """(2N, D) float32 centred unit descriptors (:meth:`centred`): every card upright, then
+        every card turned half round (row ``N + i`` is card ``i`` upside down)."""
         if len(self.cards) == 0:
             return np.zeros((0, appearance.DESCRIPTOR_DIM), np.float32)
         both = np.concatenate([self.cells, appearance.turned(self.cells)])
-        return appearance.describe(both)
+        return self.centred(appearance.describe(both))
+
+    @cached_property
+    def distinct_cells(self) -> NDArray[np.bool_]:
+        """(gh, gw) bool: the cells where the deck's cards differ (lightness spread over the
+        deck, both ways up, above a quarter of its median): cell-by-cell agreement is counted
+        there only. All cells for decks of fewer than 8 cards."""
+        gw, gh = appearance.GRID_WH
+        if len(self.cards) < 8:
+            return np.ones((gh, gw), bool)
+        both = np.concatenate([self.cells, appearance.turned(self.cells)])
+        spread = both[..., 0].std(axis=0) + 0.5 * both[..., 1:].std(axis=0).sum(axis=-1)
+        return np.asarray(spread > 0.25 * np.median(spread), bool)
 
     @cached_property
     def _kp_slices(self) -> list[slice]:

@@ -46,15 +46,14 @@ from vision.identify.zones import TableZones, table_zones
 
 @dataclass(frozen=True)
 class Thresholds:
-    """Decision thresholds of the picture match (measured on rendered tables, see
-    ``vision/identify/README.md``): ``cosine`` the least cosine similarity of the best reference,
-    ``margin`` its least lead over the best other card, ``agree`` the least share of cells
-    that agree (:func:`~vision.identify.appearance.agreement`); ``code_agree`` the share a
-    lone marker's card needs; ``unknown_outline`` the outline support an unmatched outline
-    needs to be reported as an unknown card."""
+    """Decision thresholds (measured on rendered tables, see ``vision/identify/README.md``):
+    ``accept`` the least probability (:func:`picture_probability`) a picture match needs;
+    ``agree`` the share of cells (:func:`~vision.identify.appearance.agreement`) above which
+    a card named by its codes counts its picture as evidence; ``code_agree`` the share a lone
+    marker's card needs; ``unknown_outline`` the outline support an unmatched outline needs
+    to be reported as an unknown card."""
 
-    cosine: float = 0.55
-    margin: float = 0.04
+    accept: float = 0.97
     agree: float = 0.35
     code_agree: float = 0.3
     unknown_outline: float = 0.8
@@ -63,11 +62,16 @@ class Thresholds:
 DEFAULT_THRESHOLDS = Thresholds()
 #: Decks up to this many cards are also searched by local features over the whole frame.
 GLOBAL_SEARCH_MAX_CARDS = 16
+#: Decks of fewer cards than this have no mean taken away (``ReferenceDeck.mean_descriptor``)
+#: and their best match must lead a stand-in rival cosine instead of the next card's.
+SMALL_DECK = 8
+SMALL_DECK_RIVAL = 0.6
+#: Picture matches under this cosine are not compared cell by cell (none reached the
+#: decision's threshold on the rendered tables it was fitted on).
+_CHECK_COSINE = 0.3
 #: How much better (edges seen + half the picture's agreement) one pose of a lone marker
 #: must be than the other.
 _POSE_MARGIN = 0.12
-#: Reference candidates (best cosines) checked cell by cell per outline.
-_SHORTLIST = 4
 
 
 @dataclass(frozen=True)
@@ -190,29 +194,19 @@ def kit_face_cells(card: str, side: str) -> NDArray[np.float32]:
 
 
 def _face_agreement(
-    bgr: NDArray[np.uint8],
-    poses: NDArray[np.float64],
-    card: str,
-    side: str,
-    near_mm: NDArray[np.float64] | None = None,
+    bgr: NDArray[np.uint8], poses: NDArray[np.float64], faces: list[tuple[str, str]]
 ) -> NDArray[np.float64]:
-    """(k,) agreement of each pose (k, 4, 2) of a kit card face with its picture; with
-    ``near_mm`` (k, 2), only the cells within 16 mm of that face point (a code's centre)."""
-    ref = kit_face_cells(card, side)
-    gh, gw = ref.shape[:2]
-    rect = appearance.rectify(bgr, poses, (gw * 3, gh * 3))
-    cells = appearance.lab_cells(rect, (gw, gh))
-    mask = None
-    if near_mm is not None:
-        from vision.kit.geometry import face_size_wh_mm
-
-        w_mm, h_mm = face_size_wh_mm(card)
-        xs = (np.arange(gw) + 0.5) * w_mm / gw
-        ys = (np.arange(gh) + 0.5) * h_mm / gh
-        dx = xs[None, None, :] - near_mm[:, 0, None, None]
-        dy = ys[None, :, None] - near_mm[:, 1, None, None]
-        mask = dx**2 + dy**2 <= 16.0**2
-    return appearance.agreement(cells, np.repeat(ref[None], len(poses), axis=0), mask)
+    """(k,) agreement of each pose (k, 4, 2) with the picture of the kit face (card, side)
+    given for it; all rectified in one pass."""
+    refs = [kit_face_cells(card, side) for card, side in faces]
+    out = np.zeros(len(poses))
+    for shape in {r.shape for r in refs}:  # portrait faces, then landscape ones
+        idx = [k for k, r in enumerate(refs) if r.shape == shape]
+        gh, gw = shape[:2]
+        rect = appearance.rectify(bgr, poses[idx], (gw * 3, gh * 3))
+        cells = appearance.lab_cells(rect, (gw, gh))
+        out[idx] = appearance.agreement(cells, np.stack([refs[k] for k in idx]))
+    return out
 
 
 def _by_codes(
@@ -222,34 +216,51 @@ def _by_codes(
     reader: CodeReader,
     t: Thresholds,
 ) -> list[_Candidate]:
+    cards = vote(read_sightings(bgr, grey, reader))
+    if not cards:
+        return []
+    # Every pose of every card at once: snapped to the edges, checked against its picture.
+    owner = np.concatenate([[k] * (1 + len(c.alternatives)) for k, c in enumerate(cards)])
+    poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])
+    refined, support = quads.refine_quads(grads[0], grads[1], poses, radius=5.0)
+    good = support.min(axis=1) >= 0.5  # snapped only where the edges were found all round
+    poses = np.where(good[:, None, None], refined, poses)
+    agree = _face_agreement(bgr, poses, [(cards[k].card, cards[k].side) for k in owner])
+    lone = np.array(
+        [len(cards[k].codes) == 1 and cards[k].codes[0].kind == "marker" for k in owner]
+    )
+    seen = np.zeros(len(poses))
+    if lone.any():
+        corner = np.concatenate(
+            [
+                _marker_corners(c, poses[owner == k])
+                for k, c in enumerate(cards)
+                if lone[owner == k][0]
+            ]
+        )
+        seen[lone] = quads.corner_support(grads[0], grads[1], poses[lone], corner)
     out = []
-    for card in vote(read_sightings(bgr, grey, reader)):
-        poses = np.concatenate([card.corners_px[None], card.alternatives])
-        refined, support = quads.refine_quads(grads[0], grads[1], poses, radius=5.0)
-        # Keep a snapped outline only where the card's edges were found all round.
-        good = support.min(axis=1) >= 0.5
-        poses = np.where(good[:, None, None], refined, poses)
-        agree = _face_agreement(bgr, poses, card.card, card.side)
-        n = len(card.codes)
-        qr = "qr" in card.kinds
-        if n == 1 and not qr:
+    for k, card in enumerate(cards):
+        idx = np.flatnonzero(owner == k)
+        a, sn = agree[idx], seen[idx]
+        if lone[idx[0]]:
             # A lone marker: which of its face's two is it? The card's edges run past the
             # marker on the card's outer sides only (its frame is white there).
-            seen = quads.corner_support(grads[0], grads[1], poses, _marker_corners(card, poses))
-            score = seen + 0.5 * agree
+            score = sn + 0.5 * a
             best = int(np.argmax(score))
             if len(score) > 1 and score[best] - np.partition(score, -2)[-2] < _POSE_MARGIN:
                 continue  # either of the face's two markers: the card's place is not known
-            backed = agree[best] >= t.code_agree or (seen[best] >= 0.6 and agree[best] >= 0.15)
-            if not backed:
+            if not (a[best] >= t.code_agree or (sn[best] >= 0.6 and a[best] >= 0.15)):
                 continue  # neither the card's picture nor its edges back this marker
+            if card.disagree:
+                continue  # where codes name another card: a marker-like speck on that card
         else:
-            best = int(np.argmax(agree))
-        confidence = _code_confidence(card, float(agree[best]))
+            best = int(np.argmax(a))
+        confidence = _code_confidence(card, float(a[best]))
         evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
-        if agree[best] >= t.agree:
+        if a[best] >= t.agree:
             evidence += ("picture",)
-        out.append(_Candidate(card.card, poses[best], confidence, "code", card.side, evidence))
+        out.append(_Candidate(card.card, poses[idx[best]], confidence, "code", card.side, evidence))
     return out
 
 
@@ -323,91 +334,183 @@ def _by_pictures(
     outlines = [o for o in outlines if not any(_overlap(o.corners_px, q) > 0.4 for q in taken)]
     if not outlines:
         return [], []
-    q = np.stack([o.corners_px for o in outlines]).astype(np.float64)
-    variants = [q]
-    if deck.border[0] > 0.01 and deck.border[1] > 0.01:
-        variants.append(grow_quads(q, deck.border))
-    allq = np.concatenate(variants)
-    cells = appearance.lab_cells(appearance.rectify(bgr, allq))
-    desc = appearance.describe(cells)
-    sims = desc @ deck.descriptors.T  # (v * m, 2N)
-    n = len(deck)
-    per_card = np.maximum(sims[:, :n], sims[:, n:])
-    m = len(outlines)
-    cands: list[tuple[float, _Candidate, int]] = []
-    for i in range(m):
-        best = None
-        for v in range(len(variants)):
-            row = v * m + i
-            order = np.argsort(-per_card[row])[:_SHORTLIST]
-            first = int(order[0])
-            cos1 = float(per_card[row, first])
-            cos2 = float(per_card[row, order[1]]) if n > 1 else 0.0
-            if best is None or cos1 > best[0]:
-                best = (cos1, cos2, row, first)
-        assert best is not None
-        cos1, cos2, row, card = best
-        if cos1 < t.cosine or cos1 - cos2 < t.margin:
-            continue
-        upside_down = sims[row, n + card] > sims[row, card]
-        ref = deck.cells[card]
-        if upside_down:
-            ref = appearance.turned(ref[None])[0]
-        agree = float(appearance.agreement(cells[row : row + 1], ref[None])[0])
-        if agree < t.agree:
-            continue
-        corners = allq[row]
-        if upside_down:
-            corners = np.roll(corners, 2, axis=0)
-        if deck.cards[card].turned:
-            corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
-        conf = _picture_confidence(cos1, cos1 - cos2, agree)
-        cands.append(
-            (
-                conf,
-                _Candidate(
-                    deck.cards[card].id,
-                    corners,
-                    conf,
-                    "features",
-                    "front",
-                    ("picture",),
-                    outlines[i].outline,
-                ),
-                i,
-            )
-        )
+    matches = match_outlines(bgr, outlines, deck)
     chosen: list[_Candidate] = []
-    used_outlines: set[int] = set()
-    for _, cand, i in sorted(cands, key=lambda c: -c[0]):
-        if any(c.card == cand.card for c in chosen):
+    used: set[int] = set()
+    for m in sorted(matches, key=lambda m: -m.probability):
+        if m.probability < t.accept:
+            break
+        if any(c.card == m.card for c in chosen):
             continue
-        if any(_overlap(cand.corners, c.corners) > 0.4 for c in chosen):
+        if any(_overlap(m.corners, c.corners) > 0.4 for c in chosen):
             continue
-        chosen.append(cand)
-        used_outlines.add(i)
+        chosen.append(
+            _Candidate(
+                m.card, m.corners, m.probability, "features", "front", ("picture",),
+                outlines[m.outline].outline,
+            )
+        )  # fmt: skip
+        used.add(m.outline)
     unknown = [
         o
         for i, o in enumerate(outlines)
-        if i not in used_outlines
+        if i not in used
         and o.outline >= t.unknown_outline
         and float(o.support.min()) >= 0.7
         and not any(_overlap(o.corners_px, c.corners) > 0.3 for c in chosen)
     ]
-    # One unknown per place.
-    kept: list[quads.Outline] = []
+    kept: list[quads.Outline] = []  # one unknown per place
     for o in sorted(unknown, key=lambda o: -o.outline):
         if not any(_overlap(o.corners_px, k.corners_px) > 0.3 for k in kept):
             kept.append(o)
     return chosen, kept
 
 
-def _picture_confidence(cos: float, margin: float, agree: float) -> float:
-    """In [0, 1]: grows with the cosine, the lead over the next card and the agreeing share."""
-    a = np.clip((cos - 0.5) / 0.4, 0, 1)
-    b = np.clip(margin / 0.15, 0, 1)
-    c = np.clip((agree - 0.3) / 0.5, 0, 1)
-    return float(0.4 + 0.6 * (a + b + c) / 3)
+@dataclass(frozen=True, eq=False)
+class PictureMatch:
+    """The best reference for one outline (or its grown variant): ``outline`` (its index),
+    ``card`` the id, ``corners`` (4, 2) the card's face corners as printed, the match's
+    ``cosine``, its ``margin`` over the next card, the ``agree`` share of cells (and
+    ``agree_next``, the next card's) and the decision's ``probability`` that the id is
+    right (:func:`picture_probability`)."""
+
+    outline: int
+    card: str
+    corners: NDArray[np.float64]
+    cosine: float
+    margin: float
+    agree: float
+    agree_next: float
+    probability: float
+
+
+def match_outlines(
+    bgr: NDArray[np.uint8], outlines: list[quads.Outline], deck: ReferenceDeck
+) -> list[PictureMatch]:
+    """Every outline's best reference, for the outline as found and (for decks of cards with a
+    plain frame) grown by that frame: an outline found on the inner edge of the frame (a
+    white card on a white table) is then still the whole card."""
+    q = np.stack([o.corners_px for o in outlines]).astype(np.float64)
+    m = len(outlines)
+    variants = [q]
+    if deck.border[0] > 0.01 and deck.border[1] > 0.01:
+        variants.append(grow_quads(q, deck.border))
+    allq = np.concatenate(variants)
+    cells = appearance.lab_cells(appearance.rectify(bgr, allq))
+    sims = deck.centred(appearance.describe(cells)) @ deck.descriptors.T  # (rows, 2N)
+    n = len(deck)
+    per_card = np.maximum(sims[:, :n], sims[:, n:])
+    rows = np.arange(len(allq))
+    if n > 1:
+        top2 = np.argpartition(-per_card, 1, axis=1)[:, :2]
+        swap = per_card[rows, top2[:, 0]] < per_card[rows, top2[:, 1]]
+        top2[swap] = top2[swap][:, ::-1]
+        first, second = top2[:, 0], top2[:, 1]
+        cos2 = per_card[rows, second]
+    else:
+        first = np.zeros(len(allq), np.intp)
+        second = first
+        cos2 = np.zeros(len(allq))
+    cos1 = per_card[rows, first]
+    if n < SMALL_DECK:
+        # Too few cards for the lead over the next one to mean anything: the best must lead a
+        # stand-in rival (what an unrelated picture scores) instead.
+        cos2 = np.maximum(cos2, SMALL_DECK_RIVAL)
+    turned1 = sims[rows, n + first] > sims[rows, first]
+    turned2 = sims[rows, n + second] > sims[rows, second]
+
+    def refs(idx: NDArray[np.intp], turned: NDArray[np.bool_]) -> NDArray[np.float32]:
+        r = deck.cells[idx].copy()
+        r[turned] = appearance.turned(r[turned])
+        return r
+
+    # Cells are compared only where the match could pass: each outline's better variant,
+    # with a cosine a right card reaches (the rest keep no agreement: probability ~0).
+    best_variant = cos1.reshape(len(variants), m).argmax(axis=0) * m + np.arange(m)
+    check = np.zeros(len(allq), bool)
+    check[best_variant] = True
+    check &= cos1 >= _CHECK_COSINE
+    agree1 = np.zeros(len(allq))
+    agree2 = np.zeros(len(allq))
+    if check.any():
+        idx = np.flatnonzero(check)
+        distinct = np.broadcast_to(deck.distinct_cells, (len(idx), *deck.distinct_cells.shape))
+        agree1[idx] = appearance.agreement(cells[idx], refs(first[idx], turned1[idx]), distinct)
+        if n > 1:
+            agree2[idx] = appearance.agreement(
+                cells[idx], refs(second[idx], turned2[idx]), distinct
+            )
+    support = np.tile([o.outline for o in outlines], len(variants))
+    low = np.tile([float(o.support.min()) for o in outlines], len(variants))
+    prob = picture_probability(cos1, cos1 - cos2, agree1, agree1 - agree2, support, low)
+    prob[~check] = 0.0
+    out = []
+    for r in rows:
+        corners = allq[r]
+        if turned1[r]:
+            corners = np.roll(corners, 2, axis=0)
+        card = deck.cards[int(first[r])]
+        if card.turned:
+            corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
+        out.append(
+            PictureMatch(
+                int(r % m), card.id, corners, float(cos1[r]), float(cos1[r] - cos2[r]),
+                float(agree1[r]), float(agree2[r]), float(prob[r]),
+            )
+        )  # fmt: skip
+    return out
+
+
+#: The picture decision: a logistic model of the probability that an outline's best
+#: reference is the card there, over standardised features (cosine, margin, agreement,
+#: agreement lead, outline support, weakest side's support, and three products), fitted by
+#: ``python -m vision.identify.fit_decision`` on rendered normal-tier tables (seed 0:
+#: 100 scenes of Pick Pic cards, 100 with Pic Flip cards mixed in), against every outline of
+#: those frames (wrong cards, foreign cards and outlines on no card as negatives).
+DECISION_WEIGHTS = np.array(
+    [-0.1434, 1.9326, 2.7495, 0.2423, 0.3720, 0.2209, 0.1525, 2.8313, -1.7046, -0.5796]
+)
+DECISION_MEAN = np.array(
+    [0.43912, 0.07774, 0.20323, 0.06218, 0.80140, 0.56125, 0.54384, 0.41091, 0.22806]
+)
+DECISION_SCALE = np.array(
+    [0.21210, 0.11746, 0.32570, 0.15853, 0.22497, 0.37901, 1.08559, 1.09253, 0.22088]
+)
+
+
+def _decision_features(
+    cos: NDArray[np.float64],
+    margin: NDArray[np.float64],
+    agree: NDArray[np.float64],
+    lead: NDArray[np.float64],
+    support: NDArray[np.float64],
+    low: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """(k, 9) raw decision features (see :data:`DECISION_WEIGHTS`)."""
+    return np.stack(
+        [
+            cos, margin, agree, lead, support, low,
+            cos * margin * 10, margin * agree * 10, np.minimum(cos, 0.9) ** 2,
+        ],
+        axis=1,
+    )  # fmt: skip
+
+
+def picture_probability(
+    cos: NDArray[np.float64],
+    margin: NDArray[np.float64],
+    agree: NDArray[np.float64],
+    lead: NDArray[np.float64],
+    support: NDArray[np.float64],
+    low: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """(k,) probability in [0, 1] that a picture match names the right card (the logistic
+    decision model; each argument (k,))."""
+    x = (
+        _decision_features(cos, margin, agree, lead, support, low) - DECISION_MEAN
+    ) / DECISION_SCALE
+    z = DECISION_WEIGHTS[0] + x @ DECISION_WEIGHTS[1:]
+    return np.asarray(1.0 / (1.0 + np.exp(-z)), np.float64)
 
 
 # ---- keypoints -----------------------------------------------------------------------------

@@ -54,7 +54,7 @@ _MIN_AREA_PX = 800.0
 EDGE_MIN = 5.0
 # Lines kept per cluster of cards, and the angle tolerances of a card's sides in
 # perspective (parallel sides, right angles), degrees.
-_MAX_LINES = 30
+_MAX_LINES = 24
 _PARALLEL_DEG = 10.0
 _RIGHT_ANGLE_TOL_DEG = 30.0
 # Quadrilateral silhouettes of this short/long side ratio are taken as one card.
@@ -563,10 +563,12 @@ def find_outlines(
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = _MIN_AREA_PX / factor**2
     direct: list[NDArray[np.float64]] = []
-    clusters: list[tuple[int, int, int, int]] = []
+    boxed: list[tuple[NDArray[np.float64], float, tuple[int, int, int, int]]] = []
+    pieces: list[NDArray[np.float64]] = []
     h_img, w_img = grey.shape
     for contour in contours:
-        if cv2.contourArea(contour) < min_area:
+        area = cv2.contourArea(contour)
+        if area < min_area:
             continue
         poly = _polygon(contour, factor)
         if len(poly) == 4 and cv2.isContourConvex(poly.astype(np.float32).reshape(-1, 1, 2)):
@@ -574,20 +576,49 @@ def find_outlines(
             if _QUAD_ASPECT[0] <= quad_aspect(q)[0] <= _QUAD_ASPECT[1]:
                 direct.append(q[0])
             continue  # a convex quadrilateral of another shape (a marker) is no card
+        # Anything else: one card with a bump (a plank gap, a glare spot), several cards, a
+        # card under a hand. Its smallest enclosing rectangle is tried first.
+        rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
+        rect = (rect + 0.5) * factor - 0.5
         x, y, bw, bh = cv2.boundingRect(contour)
         pad = 6
-        clusters.append(
-            (
-                max(0, int(x * factor) - pad),
-                max(0, int(y * factor) - pad),
-                min(w_img, int((x + bw) * factor) + pad),
-                min(h_img, int((y + bh) * factor) + pad),
-            )
+        box = (
+            max(0, int(x * factor) - pad),
+            max(0, int(y * factor) - pad),
+            min(w_img, int((x + bw) * factor) + pad),
+            min(h_img, int((y + bh) * factor) + pad),
         )
+        boxed.append((rect, area * factor**2, box))
+        pieces.extend(_split(contour, mask.shape, factor))
     quads, support = refine_quads(gx, gy, np.asarray(direct, np.float64).reshape(-1, 4, 2))
     sources = ["silhouette"] * len(quads)
+    clusters: list[tuple[tuple[int, int, int, int], float]] = []
+    if boxed:
+        rects = order_quads(np.stack([b[0] for b in boxed]))
+        rects, rect_support = refine_quads(gx, gy, rects)
+        for k, (_, area, box) in enumerate(boxed):
+            whole = (
+                rect_support[k].min() >= 0.7
+                and abs(_areas(rects[k : k + 1])[0]) <= 1.15 * area
+                and _QUAD_ASPECT[0] <= quad_aspect(rects[k : k + 1])[0] <= _QUAD_ASPECT[1]
+            )
+            if not whole:
+                clusters.append((box, area))  # several cards, or one partly hidden: lines
+        quads = np.concatenate([quads, rects])
+        support = np.concatenate([support, rect_support])
+        sources += ["silhouette"] * len(rects)
+    if pieces:
+        split, split_support = refine_quads(gx, gy, order_quads(np.stack(pieces)))
+        quads = np.concatenate([quads, split])
+        support = np.concatenate([support, split_support])
+        sources += ["split"] * len(split)
     # The card size: the single cards found, else the hint, else a few sizes are tried.
     good = support.min(axis=1) >= 0.6 if len(quads) else np.zeros(0, bool)
+    good &= (
+        (quad_aspect(order_quads(quads)) >= 0.62) & (quad_aspect(order_quads(quads)) <= 0.8)
+        if len(quads)
+        else good
+    )
     if good.any():
         q = order_quads(quads[good])
         heights = (
@@ -599,19 +630,26 @@ def find_outlines(
     else:
         sizes = [f * w_img for f in (0.06, 0.08, 0.105)]
     if clusters:
-        edges = _full_edges(grey, clusters)
+        edges = _full_edges(grey, [c[0] for c in clusters], mask, factor)
+        dilated = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         hint = sizes[0] if (good.any() or height_px is not None) else None
-        cands = [rectangles_from_lines(edges, box, hint, aspect) for box in clusters]
-        grown = np.concatenate([c for c in cands if len(c)] or [np.zeros((0, 4, 2))])
-        if len(grown):
-            grown = order_quads(grown)
-            dilated = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-            sup = _side_support(dilated, grown)
-            ok = (sup.mean(axis=1) >= 0.5) & ((sup >= 0.35).sum(axis=1) >= 3)
-            grown, sup = grown[ok], sup[ok]
-            first = _coarse_nms(grown, sup.mean(axis=1))
-            grown, sup = grown[first], sup[first]
-            grown = grown[_dedupe(grown, sup.mean(axis=1))]
+        card_area = sizes[0] ** 2 * aspect
+        kept = []
+        for box, area in clusters:
+            cand = rectangles_from_lines(edges, box, hint, aspect)
+            if not len(cand):
+                continue
+            cand = order_quads(cand)
+            sup = _side_support(dilated, cand)
+            ok = (sup.mean(axis=1) >= 0.55) & ((sup >= 0.4).sum(axis=1) >= 3)
+            cand, sup = cand[ok], sup[ok]
+            first = _coarse_nms(cand, sup.mean(axis=1))
+            cand, sup = cand[first], sup[first]
+            order = _dedupe(cand, sup.mean(axis=1))
+            # At most three outlines per card the cluster could hold, the best seen first.
+            limit = max(4, int(np.ceil(3 * area / card_area)))
+            kept.append(cand[order[:limit]])
+        grown = np.concatenate(kept) if kept else np.zeros((0, 4, 2))
         grown, grown_support = refine_quads(gx, gy, grown, radius=3.0)
         quads = np.concatenate([quads, grown])
         support = np.concatenate([support, grown_support])
@@ -634,11 +672,48 @@ def find_outlines(
 
 
 def _full_edges(
-    grey: NDArray[np.uint8], boxes: list[tuple[int, int, int, int]]
+    grey: NDArray[np.uint8],
+    boxes: list[tuple[int, int, int, int]],
+    mask: NDArray[np.uint8],
+    factor: float,
 ) -> NDArray[np.uint8]:
-    """Canny edges (full size) inside ``boxes`` only, zero elsewhere."""
+    """Canny edges (full size) inside ``boxes`` and on the silhouettes (``mask`` at 1 /
+    ``factor`` size, grown by 2 of its pixels: the cards' outlines lie on its border), zero
+    elsewhere: a table's plank gaps and grain beside the cards cast no lines."""
     out = np.zeros_like(grey)
+    grown = cv2.dilate(mask, np.ones((5, 5), np.uint8))
     for x0, y0, x1, y1 in boxes:
         roi = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), 1.0)
-        out[y0:y1, x0:x1] |= cv2.Canny(roi, 30, 70, L2gradient=True)
+        edges = cv2.Canny(roi, 30, 70, L2gradient=True)
+        h, w = edges.shape
+        ys = np.minimum(((np.arange(y0, y1) + 0.5) / factor).astype(np.intp), grown.shape[0] - 1)
+        xs = np.minimum(((np.arange(x0, x1) + 0.5) / factor).astype(np.intp), grown.shape[1] - 1)
+        on = grown[np.ix_(ys, xs)] > 0
+        out[y0:y1, x0:x1] |= np.where(on[:h, :w], edges, 0).astype(np.uint8)
+    return out
+
+
+def _split(
+    contour: NDArray[np.int32], shape: tuple[int, ...], factor: float
+) -> list[NDArray[np.float64]]:
+    """Rectangles of the pieces a silhouette falls into when eroded (cards that only touch,
+    a card and the thin plank gap it lies on), grown back: (4, 2) frame pixels each."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 4
+    local = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(local, [contour - np.array([x - pad, y - pad])], -1, 255, -1)
+    out = []
+    for k in (5, 9, 13, 17):
+        eroded = cv2.erode(local, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        n, labels = cv2.connectedComponents(eroded)
+        if n <= 2:
+            continue  # still one piece
+        for i in range(1, n):
+            pts = np.argwhere(labels == i)[:, ::-1].astype(np.float32)
+            if len(pts) < 0.1 * cv2.contourArea(contour):
+                continue
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+            rect = cv2.boxPoints(((cx, cy), (rw + k, rh + k), angle)).astype(np.float64)
+            rect += np.array([x - pad, y - pad])
+            out.append((rect + 0.5) * factor - 0.5)
     return out

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.result import Failure
+from vision.picasso.learn import LearnedKit, learn_kit, run_kit_learn
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile, ProfileError, load_profile
 from vision.picasso.reader import read_board
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
@@ -29,13 +30,16 @@ __all__ = [
     "BoardReading",
     "Cord",
     "KitProfile",
+    "LearnedKit",
     "Occlusion",
     "ProfileError",
     "Shape",
     "Stick",
     "analyze_frame",
     "failure_to_json",
+    "learn_kit",
     "load_profile",
     "read_board",
     "reading_to_json",
+    "run_kit_learn",
 ]

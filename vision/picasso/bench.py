@@ -2,6 +2,7 @@
 
     .venv/bin/python -m vision.picasso.bench --tier normal --n 200 --seed 0
     .venv/bin/python -m vision.picasso.bench --tier hard --n 100 --seed 0 --calibrated
+    .venv/bin/python -m vision.picasso.bench --seams --n 12 --seed 1
 
 Boards are those of ``pictable bench`` (``vision.picasso.dataset``: the same seeds, cached as
 PNG under ``cache/picasso``). A board whose canvas a hand covers (``canvas_hand_fraction`` >
@@ -16,14 +17,16 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
-from vision.picasso.dataset import iter_boards
+from vision.picasso.dataset import SEED_STRIDE, iter_boards
 from vision.picasso.reader import read_board
 from vision.picasso.reading import COST, COUNT_KEYS
 
@@ -135,6 +138,82 @@ def bench_picasso(
     }
 
 
+def seam_boards(
+    n: int, seed: int = 1
+) -> Iterator[tuple[NDArray[np.uint8], list[tuple[str, float, float]]]]:
+    """Rendered normal-tier boards with eight slots each: a long stick, or two short sticks
+    end to end in line (a gap of 0-1 mm, up to 1 mm out of line, up to 2.5 degrees turned),
+    in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)])."""
+    from dataclasses import replace
+
+    from vision.synth import StandInTextures, StickSpec, random_picasso_board, render_scene
+
+    rng = np.random.default_rng(seed)
+    for b in range(n):
+        pieces: list[Any] = []
+        truth: list[tuple[str, float, float]] = []
+        for k in range(8):
+            cx = 95 + 170 * (k % 2) + rng.uniform(-10, 10)
+            cy = 35 + 62 * (k // 2) + rng.uniform(-5, 5)
+            ang = float(rng.uniform(-20, 20))
+            if rng.random() < 0.5:
+                pieces.append(StickSpec("long_stick", (cx, cy), ang))
+                truth.append(("long", cx, cy))
+                continue
+            gap = float(rng.uniform(0, 1.0))
+            off = float(rng.uniform(0, 1.0)) * (1 if rng.random() < 0.5 else -1)
+            turn = float(rng.uniform(-2.5, 2.5))
+            a = np.radians(ang)
+            d = np.array([np.cos(a), np.sin(a)])
+            nrm = np.array([-d[1], d[0]])
+            c1 = np.array([cx, cy]) - d * (25 + gap / 2)
+            c2 = np.array([cx, cy]) + d * (25 + gap / 2) + nrm * off
+            pieces.append(StickSpec("short_stick", (float(c1[0]), float(c1[1])), ang))
+            pieces.append(StickSpec("short_stick", (float(c2[0]), float(c2[1])), ang + turn))
+            truth.append(("pair", cx, cy))
+        spec = random_picasso_board(
+            np.random.default_rng(seed * SEED_STRIDE + b),
+            "normal",
+            n_sticks=0,
+            n_shapes=0,
+            string=False,
+            supply=False,
+            n_hands=0,
+        )
+        assert spec.board is not None
+        spec = replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+        frame, _ = render_scene(spec, seed=seed * SEED_STRIDE + b, provider=StandInTextures())
+        yield frame, truth
+
+
+def bench_seams(n: int = 12, seed: int = 1) -> dict[str, Any]:
+    """How often two short sticks laid end to end in line are read as two short sticks (by
+    the seam test), and a long stick as one long stick, on ``seam_boards(n, seed)``."""
+    out = {"long": [0, 0], "pair": [0, 0]}
+    for frame, truth in seam_boards(n, seed):
+        reading = read_board(frame)
+        if isinstance(reading, Failure):
+            continue
+        for kind, cx, cy in truth:
+            near = sorted(
+                s.kind
+                for s in reading.sticks
+                if np.hypot((s.p0_mm[0] + s.p1_mm[0]) / 2 - cx, (s.p0_mm[1] + s.p1_mm[1]) / 2 - cy)
+                < 30
+            )
+            want = ["long_stick"] if kind == "long" else ["short_stick", "short_stick"]
+            out[kind][0] += near == want
+            out[kind][1] += 1
+    return {
+        "pairs_split": out["pair"][0],
+        "pairs": out["pair"][1],
+        "pairs_split_pct": round(100.0 * out["pair"][0] / max(out["pair"][1], 1), 1),
+        "longs_whole": out["long"][0],
+        "longs": out["long"][1],
+        "longs_whole_pct": round(100.0 * out["long"][0] / max(out["long"][1], 1), 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -144,7 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--calibrated", action="store_true", help="give the true intrinsics")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument(
+        "--seams", action="store_true", help="measure the seam test on --n boards of sticks in line"
+    )
     args = parser.parse_args(argv)
+    if args.seams:
+        print(json.dumps(bench_seams(args.n, args.seed or 1)))
+        return 0
     res = bench_picasso(args.tier, args.n, args.seed, calibrated=args.calibrated)
     if args.json:
         print(json.dumps(res, indent=2))

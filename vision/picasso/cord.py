@@ -43,28 +43,50 @@ class CordReading:
         return self.length_mm >= MIN_LENGTH_MM
 
 
-def find_cord(dark: NDArray[np.uint8], s: float, profile: KitProfile) -> CordReading:
-    """The string among the dark pixels ``dark`` ((H, W) uint8 0/1 at ``s`` px/mm)."""
+def find_cord(
+    dark: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    grey: NDArray[np.uint8] | None = None,
+) -> CordReading:
+    """The string among the dark pixels ``dark`` ((H, W) uint8 0/1 at ``s`` px/mm).
+    ``grey``: the grey (shadowed) pixels, if known: dark specks inside a shadow, with grey
+    all round them, are the shadow's noise, not the string (which lies on the light canvas
+    or on pieces)."""
     thickness = profile.string_thickness_mm
     # Thicker than twice the string: not the string.
     k = 2 * round(1.1 * thickness * s) + 1
     thick = cv2.morphologyEx(
         dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     )
-    if thick.any():
-        grow = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-        line = dark & (1 - grow)
-    else:
-        line = dark
-    # Specks (noise, the dark corner of a shadow) are not string: pieces of line shorter
-    # than 12 mm go (labelled on a half-size copy: a quarter of the work).
-    h, w = line.shape
-    small = cv2.resize(line, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    small = (small > 0).astype(np.uint8)
+    # Dark patches with a thick part (a dark sleeve, the deep shadow in a corner) are not
+    # the string, thin fringes included; nor are specks (noise): pieces of line shorter than
+    # 12 mm. Labelled on a half-size copy: a quarter of the work.
+    h, w = dark.shape
+    small = (cv2.resize(dark, (w // 2, h // 2), interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
     min_px = 12.0 * thickness * (s / 2) ** 2
     keep = np.zeros(n, bool)
     keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= min_px
+    line = dark
+    if thick.any():
+        # a patch mostly thick goes whole; from a string with a thick spot (where it lies
+        # over itself) only the spot goes
+        thick_small = cv2.resize(thick, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
+        thick_px = np.bincount(lab[thick_small], minlength=n)
+        keep &= thick_px < 0.3 * stats[:, cv2.CC_STAT_AREA]
+        grow = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        line = dark & (1 - grow)
+    if grey is not None and 1 < n < 65535:
+        grey_small = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
+        # each pixel round a patch, labelled with the patch (a max filter on the labels)
+        around = cv2.dilate(
+            lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        ).astype(np.int64)
+        ring = (small == 0) & (around > 0)
+        ring_px = np.bincount(around[ring], minlength=n)
+        grey_px = np.bincount(around[ring & grey_small], minlength=n)
+        keep &= grey_px < 0.6 * np.maximum(ring_px, 1)
     kept = cv2.resize(keep[lab].astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     line = line & kept
     area_mm2 = float(line.sum()) / (s * s)

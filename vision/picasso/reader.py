@@ -27,7 +27,7 @@ from vision.picasso.cord import find_cord
 from vision.picasso.occlusion import entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
-from vision.picasso.seams import seam_cues
+from vision.picasso.seams import DIP, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches
 from vision.picasso.sticks import DARK_PX, StickFit, find_sticks, wood_map
@@ -77,20 +77,19 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     other = (labels == seg.OTHER).astype(np.uint8)
     # Set aside wood-coloured patches too wide for sticks (palms, arms).
     wide = wide_wood(wood, s)
-    cord = find_cord(dark, s, profile)
+    cord = find_cord(dark, s, profile, grey)
     wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
     wm[wide > 0] = 0
     stick_fits, explained = find_sticks(wm, s, profile)
+    stick_fits = join_in_line(stick_fits, sg.normalised, s, profile, wm)
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
     # Shapes: colours mended under the string.
-    r = 2 * round(1.5 * s) + 1
-    mendable = cv2.dilate(cord.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
     patches: list[ShapePatch] = []
     foreign = wide | other | cord.thick
     edge = round(2.0 * s)
     for k, name in enumerate(sg.colour_names):
         code = seg.FIRST_COLOUR + k
-        found, too_big = colour_patches(labels, code, name, mendable, s, profile)
+        found, too_big = colour_patches(labels, code, name, s, profile)
         for p in found:
             # A patch cut by the canvas edge is not a piece lying on the canvas: a sleeve.
             x, y, w, h = p.box
@@ -157,6 +156,116 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         canvas=view.canvas,
         px_per_mm=s,
         fit=view.fit,
+    )
+
+
+def join_in_line(
+    fits: list[StickFit],
+    normalised: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    wood_mp: NDArray[np.uint8] | None = None,
+) -> list[StickFit]:
+    """Two sticks found end to end in one line, together as long as a kit stick, are that
+    stick unless the seam test finds their joint (``vision.picasso.seams``): the stick
+    search may cut a long stick it cannot see whole (under the string, in a heap) in two."""
+    lengths = [k.length_mm for k in profile.sorted_sticks]
+    gray: NDArray[np.float32] | None = None
+    out = list(fits)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                joined = _in_line(a, b, 20.0)
+                if joined is None:
+                    continue
+                if not _bridged(joined, a, b, wood_mp, s):
+                    continue
+                p0, joint, p1 = joined
+                total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
+                kind = next(
+                    (
+                        k
+                        for k in profile.sorted_sticks
+                        if abs(total - k.length_mm) <= 0.08 * k.length_mm
+                    ),
+                    None,
+                )
+                if kind is None or total <= max(a.length_mm, b.length_mm) + 0.3 * min(lengths):
+                    continue
+                if gray is None:
+                    gray = (normalised.mean(axis=2) / seg.WHITE_LEVEL).astype(np.float32)
+                at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
+                others = [(g.p0, g.p1) for g in out if g is not a and g is not b]
+                cues = seam_cues(gray, p0, p1, at, others, s, profile, wood_mp)
+                if cues.dip >= DIP and cues.clear and not cues.crossed:
+                    continue  # a seam: two sticks indeed
+                merged = StickFit(kind.kind, p0, p1, total, min(a.purity, b.purity), False)
+                out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
+                changed = True
+                break
+            if changed:
+                break
+    return out
+
+
+def _bridged(
+    joined: tuple[tuple[float, float], tuple[float, float], tuple[float, float]],
+    a: StickFit,
+    b: StickFit,
+    wood_mp: NDArray[np.uint8] | None,
+    s: float,
+) -> bool:
+    """Whether the gap between two sticks in line is at most 6 mm, or is covered (wood, the
+    string, a shadow: anything but bare canvas along its middle)."""
+    p0, _, p1 = (np.asarray(p, np.float64) for p in joined)
+    ends = [np.asarray(p, np.float64) for p in (a.p0, a.p1, b.p0, b.p1)]
+    total = float(np.linalg.norm(p1 - p0))
+    d = (p1 - p0) / max(total, 1e-9)
+    t_a = max(float((e - p0) @ d) for e in ends[:2])
+    t_b = min(float((e - p0) @ d) for e in ends[2:])
+    lo, hi = min(t_a, t_b), max(t_a, t_b)
+    if hi - lo <= 6.0:
+        return True
+    if wood_mp is None:
+        return False
+    ts = np.arange(lo, hi, 0.5)
+    pts = p0[None, :] + ts[:, None] * d[None, :]
+    h, w = wood_mp.shape
+    xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
+    return float((wood_mp[ys, xs] == 0).mean()) < 0.2
+
+
+def _in_line(
+    a: StickFit, b: StickFit, max_gap_mm: float = 6.0
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]] | None:
+    """(far end of a, joint, far end of b) when a and b lie end to end in one line (within
+    4 degrees and 1.5 mm, the near ends at most ``max_gap_mm`` apart), else None."""
+    ea = np.array([a.p0, a.p1], np.float64)
+    eb = np.array([b.p0, b.p1], np.float64)
+    da = ea[1] - ea[0]
+    db = eb[1] - eb[0]
+    cos = abs(float(da @ db)) / max(float(np.linalg.norm(da) * np.linalg.norm(db)), 1e-9)
+    if cos < math.cos(math.radians(4.0)):
+        return None
+    gaps = [(float(np.linalg.norm(ea[i] - eb[j])), i, j) for i in (0, 1) for j in (0, 1)]
+    gap, i, j = min(gaps)
+    if gap > max_gap_mm:
+        return None
+    far_a, far_b = ea[1 - i], eb[1 - j]
+    axis = far_b - far_a
+    axis /= max(float(np.linalg.norm(axis)), 1e-9)
+    normal = np.array([-axis[1], axis[0]])
+    if max(abs(float((p - far_a) @ normal)) for p in (ea[i], eb[j])) > 1.5:
+        return None
+    joint = (ea[i] + eb[j]) / 2
+    return (
+        (float(far_a[0]), float(far_a[1])),
+        (float(joint[0]), float(joint[1])),
+        (float(far_b[0]), float(far_b[1])),
     )
 
 

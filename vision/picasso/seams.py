@@ -14,9 +14,9 @@ wood cannot tell; the picture can, by two cues at the place where the two would 
   as two sticks laid by a careful hand.
 
 A joint is never looked for where another stick crosses, nor where the string or a shadow
-lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered pairs (``vision.picasso.bench.bench_seams``): see the
-issue note; a long stick wrongly cut in two costs a point, so the thresholds are
-conservative.
+lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered
+pairs (``vision.picasso.bench.bench_seams``); a long stick wrongly cut in two costs a
+point, so the threshold is conservative.
 """
 
 from __future__ import annotations

@@ -60,9 +60,19 @@ def canvas_model(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.floa
     channel (a quadratic surface fitted to the canvas-looking pixels, twice, each time
     keeping those within 8% of the fit)."""
     h, w = canvas.shape[:2]
+    grid = canvas_model_grid(canvas, px_per_mm)
+    return np.asarray(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def canvas_model_grid(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.float32]:
+    """The canvas model on a grid of ``MODEL_CELL_MM`` cells: (gh, gw, 3) float32."""
+    h, w = canvas.shape[:2]
     cell = max(1, round(MODEL_CELL_MM * px_per_mm))
     gh, gw = max(2, h // cell), max(2, w // cell)
-    small = cv2.resize(canvas, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    # whole cells only: an integer shrink is OpenCV's fast path
+    small = cv2.resize(
+        canvas[: gh * cell, : gw * cell], (gw, gh), interpolation=cv2.INTER_AREA
+    ).astype(np.float32)
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     xs = (xs + 0.5) / gw - 0.5
     ys = (ys + 0.5) / gh - 0.5
@@ -84,14 +94,18 @@ def canvas_model(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.floa
         keep = (np.abs(ratio - 1).max(1) < 0.08) & (chroma < 0.04)
         if keep.sum() < 12:
             break
-    model_small = np.maximum((design @ coef).reshape(gh, gw, 3), 8.0).astype(np.float32)
-    return np.asarray(cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+    return np.clip((design @ coef).reshape(gh, gw, 3), 8.0, 255.0).astype(np.float32)
 
 
 def normalise(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.uint8]:
     """(H, W, 3) uint8: ``canvas`` divided by its canvas model, the canvas at ``WHITE_LEVEL``."""
-    gain = WHITE_LEVEL / canvas_model(canvas, px_per_mm)
-    out = cv2.multiply(canvas, gain, dtype=cv2.CV_8U)  # saturating
+    h, w = canvas.shape[:2]
+    grid = canvas_model_grid(canvas, px_per_mm)
+    # uint8 / uint8 with a scale is OpenCV's vectorised path (no float copy of the picture)
+    model = cv2.resize(
+        np.clip(grid + 0.5, 1, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+    out = cv2.divide(canvas, model, scale=WHITE_LEVEL)  # saturating
     return np.asarray(out, np.uint8)
 
 
@@ -117,15 +131,22 @@ def _thresholds(profile: KitProfile) -> tuple[float, float]:
 _LUTS: dict[str, NDArray[np.uint8]] = {}
 
 
+_LAST: tuple[KitProfile, NDArray[np.uint8]] | None = None
+
+
 def _lut(profile: KitProfile) -> NDArray[np.uint8]:
     """(32768,) uint8 class of each 5-bit-per-channel normalised BGR colour (cached per
     profile)."""
+    global _LAST
+    if _LAST is not None and _LAST[0] is profile:
+        return _LAST[1]
     key = repr(profile.to_json())
     hit = _LUTS.get(key)
     if hit is None:
         if len(_LUTS) > 8:
             _LUTS.clear()
         hit = _LUTS[key] = _build_lut(profile)
+    _LAST = (profile, hit)
     return hit
 
 

@@ -1,8 +1,10 @@
 """Shapes on the canvas: flat patches of one of the kit's colours, named by their outline.
 
-Each colour's mask is mended where the string crosses it (string pixels next to the colour
-join it, then an opening trims what sticks out), split into connected patches, and each
-patch of about a kit shape's size is described in millimetres (``ShapeGeometry``): area,
+Each colour's mask is mended (its paler blended rim, and anything but canvas between two
+parts of it - the string across it and the blends along the string - join it, then an
+opening trims what sticks out), split into connected patches (two touching shapes of one
+colour are cut between their two notches), and each patch of about a kit shape's size is
+described in millimetres (``ShapeGeometry``): area,
 how much of its minimum-area rectangle and of its smallest enclosing circle it fills, and
 the rectangle's aspect. The kind is the nearest profile shape in these terms
 (``classify_geometry``); the ONNX model of ``vision.picasso.shape_model`` may confirm or
@@ -144,18 +146,24 @@ def colour_patches(
     labels: NDArray[np.uint8],
     code: int,
     colour: str,
-    mendable: NDArray[np.uint8],
     s: float,
     profile: KitProfile,
 ) -> tuple[list[ShapePatch], list[NDArray[np.int32]]]:
-    """The patches of one colour class ``code``: those of about a shape's size, and the
-    contours of those too large to be one (left to the occlusion check). ``mendable``:
-    (H, W) uint8 0/1 of the pixels that may hide a shape (the string and its shade)."""
-    mask = (labels == code).astype(np.uint8)
-    if not mask.any():
+    """The patches of one colour class ``code`` in ``labels`` ((H, W) uint8 classes of
+    ``vision.picasso.segment``): those of about a shape's size, and the contours of those
+    too large to be one (left to the occlusion check). Contours are in canvas pixels."""
+    full = labels == code
+    if not full.any():
         return [], []
-    del mendable
-    not_canvas = (labels != CANVAS_CODE).astype(np.uint8)
+    # Work in the colour's bounding box (with room for the morphology): colours are sparse.
+    x0, y0, bw, bh = cv2.boundingRect(full.astype(np.uint8))
+    pad = round(6 * s)
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    x1 = min(labels.shape[1], x0 + bw + 2 * pad)
+    y1 = min(labels.shape[0], y0 + bh + 2 * pad)
+    sub_labels = labels[y0:y1, x0:x1]
+    mask = (sub_labels == code).astype(np.uint8)
+    not_canvas = (sub_labels != CANVAS_CODE).astype(np.uint8)
     # The blended rim (paler, so it may read as wood) belongs to the shape...
     r = 2 * round(1.0 * s) + 1
     ring = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) & not_canvas
@@ -170,7 +178,9 @@ def colour_patches(
     mended = cv2.morphologyEx(
         mended, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     )
-    contours, _ = cv2.findContours(mended, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(
+        mended, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
+    )
     areas = [sh.area_mm2 for sh in profile.shapes] or [600.0]
     contours = [part for c in contours for part in _split_touching(c, s, min(areas))]
     lo = MIN_AREA_SHARE * min(areas) * s * s

@@ -11,13 +11,16 @@ of stick rectangles that explains the wood.
    stick, or two sticks lie end to end in line) also proposes a kit-length piece at either
    end. A stretch whose flanks are both wood is part of something wider (a hand, a heap).
 3. **Selection.** The chosen set minimises
-   ``unexplained wood + 3 x covered non-wood + 10 mm per stick + 0.3 x length misfit``
-   (all in millimetres of stick): greedy additions, then removals and swaps until nothing
-   improves. Crossing sticks each keep the wood only they explain; a line aimed between two
-   sticks covers canvas and loses to the two true ones.
+   ``unexplained wood + 3 x covered canvas + 7 mm per stick + 0.3 x length misfit``
+   (all in millimetres of stick; on a 1 px/mm grid), by greedy additions, then removals
+   and swaps until nothing improves; a stick is added only if at least 5 mm of its middle
+   band is wood no other stick explains (slivers along sticks already taken do not count).
+   Crossing sticks each keep the wood only they explain; a line aimed between two sticks
+   covers canvas and loses to the two true ones.
 4. A chosen stretch is named by its length (the nearest of the profile's lengths, in ratio).
-   Two short sticks laid end to end in line make one long stretch: ``vision.picasso.seams``
-   decides whether it has a seam.
+   Two short sticks laid end to end in line make one long stretch: the reader
+   (``reader.split_at_seams``, ``reader.join_in_line``) asks ``vision.picasso.seams``
+   whether it has a seam.
 
 A second round proposes lines on the wood left unexplained by the first, so that a stick
 whose core the first Hough pass missed (under the string, in a heap) is still proposed.
@@ -287,47 +290,49 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
     a straight line is fitted to these, then refitted without those more than 0.75 mm off
     (another stick's edge, a joint). One edge suffices: the string often lies along a stick
     and hides the other."""
-    sel = (band.t >= t0) & (band.t <= t1)
-    if sel.sum() < 6:
+    c0, c1 = np.searchsorted(band.t, [t0 - 1e-9, t1 + 1e-9])
+    if c1 - c0 < 6:
         return band.line
-    ts_all = band.t[sel]
-    wood = band.wood[:, sel]
-    non = band.known[:, sel] & ~wood
+    ts_all = band.t[c0:c1]
+    wood = band.wood[:, c0:c1]
+    non = band.known[:, c0:c1] & ~wood
     half = 0.5 * width_mm
-    ts_list: list[NDArray[np.float64]] = []
-    cs_list: list[NDArray[np.float64]] = []
     mid = int(np.argmin(np.abs(band.u)))
+    cols = np.arange(c1 - c0)
+    ts_parts: list[NDArray[np.float64]] = []
+    cs_parts: list[NDArray[np.float64]] = []
     for sign in (1, -1):
-        rows = np.arange(mid, len(band.u)) if sign > 0 else np.arange(mid, -1, -1)
-        w = wood[rows]
+        rows = slice(mid, None) if sign > 0 else slice(mid, None, -1)
+        us = band.u[rows]
         nn = non[rows]
-        first_non = np.where(nn.any(0), np.argmax(nn, 0), -1)
+        first_non = np.argmax(nn, 0)  # 0 where none (and where the middle is canvas)
         ok = first_non > 0
-        idx = np.clip(first_non, 1, len(rows) - 1)
+        idx = np.maximum(first_non, 1)
         # wood most of the way from the middle to the edge (unknown pixels allowed; the
         # first canvas pixel is the edge by construction)
-        cum = np.cumsum(w, 0)
-        cols = np.arange(w.shape[1])
+        cum = np.cumsum(wood[rows], 0, dtype=np.int16)
         run_ok = ok & (cum[idx - 1, cols] > 0.6 * idx)
-        edge_u = band.u[rows][idx] - sign * STEP_MM / 2  # between the last wood and the canvas
-        centre = edge_u - sign * half
+        centre = us[idx] - sign * (STEP_MM / 2 + half)  # the edge, less half a stick
         good = run_ok & (np.abs(centre) < 2.5)
-        ts_list.append(ts_all[good])
-        cs_list.append(centre[good])
-    ts = np.concatenate(ts_list)
-    cs = np.concatenate(cs_list)
+        ts_parts.append(ts_all[good])
+        cs_parts.append(centre[good])
+    ts = np.concatenate(ts_parts)
+    cs = np.concatenate(cs_parts)
     if ts.size < 6:
         return band.line
     keep = np.ones(ts.size, bool)
     off = slope = 0.0
     tm = float(ts.mean())
     for _ in range(3):
-        if keep.sum() < 6:
+        k = int(np.count_nonzero(keep))
+        if k < 6:
             break
-        tm = float(ts[keep].mean())
-        a = np.vstack([np.ones(int(keep.sum())), ts[keep] - tm]).T
-        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(2), a.T @ cs[keep])
-        off, slope = float(coef[0]), float(coef[1])
+        tk, ck = ts[keep], cs[keep]
+        tm = float(tk.sum()) / k
+        dt = tk - tm
+        # least squares of c = off + slope * dt, in closed form (dt is centred)
+        off = float(ck.sum()) / k
+        slope = float((dt * ck).sum() / max(float((dt * dt).sum()), 1e-9))
         keep = np.abs(cs - (off + slope * (ts - tm))) < 0.75
     line = band.line
     p = np.array([line.cx, line.cy]) + (line.d * tm + line.n * off) * s
@@ -339,39 +344,45 @@ def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return []
-    breaks = np.flatnonzero(np.diff(idx) > gap + 1)
-    starts = np.r_[idx[0], idx[breaks + 1]]
-    ends = np.r_[idx[breaks], idx[-1]]
-    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+    breaks = np.flatnonzero(np.diff(idx) > gap + 1).tolist()
+    ids = idx.tolist()
+    starts = [ids[0]] + [ids[b + 1] for b in breaks]
+    ends = [ids[b] for b in breaks] + [ids[-1]]
+    return list(zip(starts, ends, strict=True))
 
 
 def _stretch_ranges(band: _Band, width_mm: float, min_len_mm: float) -> list[tuple[float, float]]:
     """(t0, t1) mm of the stretches of ``band`` that look like a stick."""
     if band.t.size == 0:
         return []
-    inner = np.abs(band.u) <= 0.5 * width_mm - 0.75
-    flank = (np.abs(band.u) >= 0.5 * width_mm + 1.25) & (np.abs(band.u) <= 0.5 * width_mm + 3.0)
-    wood_in = band.wood[inner]
-    n_known = band.known[inner].sum(0)
-    cover = np.where(n_known > 0, wood_in.sum(0) / np.maximum(n_known, 1), 0.0)
-    enough = n_known >= 0.35 * inner.sum()
-    ok = (cover >= COVER_MIN) & enough
+    # u is sorted: the inner band and the flanks are row slices (views, no copies)
+    u = band.u
+    half = 0.5 * width_mm
+    i0, i1 = np.searchsorted(u, [-(half - 0.75) - 1e-9, half - 0.75 + 1e-9])
+    f0, f1 = np.searchsorted(u, [-(half + 3.0) - 1e-9, -(half + 1.25) + 1e-9])
+    g0, g1 = np.searchsorted(u, [half + 1.25 - 1e-9, half + 3.0 + 1e-9])
+    n_inner = i1 - i0
+    wood_n = np.count_nonzero(band.wood[i0:i1], axis=0)
+    n_known = np.count_nonzero(band.known[i0:i1], axis=0)
+    enough = n_known >= 0.35 * n_inner
+    ok = enough & (wood_n >= COVER_MIN * n_known)
     # Unknown cross-sections (the string, a shadow line) between stick sections count as stick.
     ok_or_unknown = ok | ~enough
-    wp = band.wood[flank & (band.u > 0)].mean(0)
-    wn = band.wood[flank & (band.u < 0)].mean(0)
-    both = (wp > 0.5) & (wn > 0.5)
+    both = (2 * np.count_nonzero(band.wood[f0:f1], axis=0) > (f1 - f0)) & (
+        2 * np.count_nonzero(band.wood[g0:g1], axis=0) > (g1 - g0)
+    )
     out = []
     step = float(band.t[1] - band.t[0]) if band.t.size > 1 else STEP_MM
-    for i0, i1 in _runs(ok_or_unknown, round(GAP_MM / step)):
-        seg = ok[i0 : i1 + 1]
-        if not seg.any():
+    oki = ok.view(np.int8)
+    for r0, r1 in _runs(ok_or_unknown, round(GAP_MM / step)):
+        seg = oki[r0 : r1 + 1]
+        first = r0 + int(np.argmax(seg))
+        if not ok[first]:
             continue
-        first = i0 + int(np.argmax(seg))
-        last = i0 + len(seg) - 1 - int(np.argmax(seg[::-1]))
+        last = r1 - int(np.argmax(seg[::-1]))
         if (last - first) * step < min_len_mm:
             continue
-        if both[first : last + 1].mean() > 0.45:
+        if np.count_nonzero(both[first : last + 1]) > 0.45 * (last - first + 1):
             continue  # wood on both flanks: part of something wider than a stick
         out.append((float(band.t[first]), float(band.t[last])))
     return out
@@ -500,6 +511,37 @@ def _footprint(
     cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
     ys, xs = np.nonzero(mask)
     return np.asarray((ys + y0) * shape[1] + (xs + x0), np.intp)
+
+
+def _footprints(
+    cand: _Candidate, shape: tuple[int, int], widths_mm: tuple[float, ...], s: float, k: int = 1
+) -> list[NDArray[np.intp]]:
+    """``_footprint`` for several widths at once: each pixel of the widest rectangle's box
+    is placed along and across the centre line once, then kept per width (rectangles of the
+    full length). Pixel centres at integer coordinates, as ``cv2`` draws them."""
+    e = cand.ends_px(s) / k
+    d = cand.line.d
+    n = cand.line.n
+    half = 0.5 * max(widths_mm) * s / k
+    corners = np.array([e[0] + n * half, e[1] + n * half, e[1] - n * half, e[0] - n * half])
+    x0 = max(0, math.floor(corners[:, 0].min()))
+    y0 = max(0, math.floor(corners[:, 1].min()))
+    x1 = min(shape[1], math.ceil(corners[:, 0].max()) + 1)
+    y1 = min(shape[0], math.ceil(corners[:, 1].max()) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return [np.zeros(0, np.intp) for _ in widths_mm]
+    xs = np.arange(x0, x1, dtype=np.float64) - e[0][0]
+    ys = np.arange(y0, y1, dtype=np.float64) - e[0][1]
+    along = ys[:, None] * d[1] + xs[None, :] * d[0]
+    across = np.abs(ys[:, None] * n[1] + xs[None, :] * n[0])
+    length = float(np.hypot(*(e[1] - e[0])))
+    inside = (along >= 0) & (along <= length)
+    out = []
+    for w in widths_mm:
+        ii = np.flatnonzero(inside & (across <= 0.5 * w * s / k))
+        rr, cc = np.divmod(ii, x1 - x0)
+        out.append(np.asarray((rr + y0) * shape[1] + (cc + x0), np.intp))
+    return out
 
 
 class _Cover:
@@ -640,25 +682,21 @@ def _dedupe(cands: list[_Candidate], s: float) -> list[_Candidate]:
 
 
 def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: float) -> bool:
-    """Whether a proposed line piece lies along a candidate already measured (same
-    direction within 4 degrees, both ends within 2 mm of its centre line and its extent)."""
-    a = line.at(t0, s)
-    b = line.at(t1, s)
+    """Whether a proposed line piece lies along a candidate already measured: same
+    direction within 4 degrees, and at least 70% of the piece within 2 mm of the
+    candidate's centre line and inside its extent (a Hough piece often runs on through a
+    crossing into the next stick)."""
+    ts = np.linspace(t0, t1, 9)
+    pts = np.array([line.cx, line.cy])[None, :] + np.outer(ts * s, line.d)
     for c in cands:
         da = abs((line.angle - c.line.angle + math.pi / 2) % math.pi - math.pi / 2)
         if da > math.radians(4):
             continue
-        ok = True
-        for p in (a, b):
-            rel = p - np.array([c.line.cx, c.line.cy])
-            if abs(float(rel @ c.line.n)) > 2.0 * s:
-                ok = False
-                break
-            t = float(rel @ c.line.d) / s
-            if t < c.t0 - 3.0 or t > c.t1 + 3.0:
-                ok = False
-                break
-        if ok:
+        rel = pts - np.array([c.line.cx, c.line.cy])
+        across = np.abs(rel @ c.line.n) <= 2.0 * s
+        along = rel @ c.line.d / s
+        inside = (along >= c.t0 - 3.0) & (along <= c.t1 + 3.0)
+        if float((across & inside).mean()) >= 0.7:
             return True
     return False
 
@@ -780,9 +818,10 @@ def _choose(
     # On a 1 px/mm grid (every other pixel): the choice needs no finer detail.
     k = max(1, round(s))
     small = (wood[::k, ::k].shape[0], wood[::k, ::k].shape[1])
-    feet = [_footprint(c, small, width + 1.0, s, k) for c in cands]
-    pen_feet = [_footprint(c, small, width - 2.0, s, k) for c in cands]
-    core_feet = [_footprint(c, small, CORE_MM, s, k) for c in cands]
+    three = [_footprints(c, small, (width + 1.0, width - 2.0, CORE_MM), s, k) for c in cands]
+    feet = [f[0] for f in three]
+    pen_feet = [f[1] for f in three]
+    core_feet = [f[2] for f in three]
     fixed = [
         STICK_COST_MM + MISFIT_WEIGHT * min(abs(c.length - length) for length in lengths)
         for c in cands

@@ -70,6 +70,7 @@ class _State:
     reference: NDArray[np.uint8] | None = None  # last still frame (1/4 size) while building
     still_since: float | None = None
     last_small: NDArray[np.uint8] | None = None
+    last: tuple[NDArray[np.uint8], NDArray[np.uint8], float] | None = None  # last still frame
 
 
 @dataclass
@@ -143,7 +144,7 @@ class PicassoTurnTracker:
             and card is None
             and still
             and st.still_since is not None
-            and t - st.still_since >= self.settings.still_s
+            and t - st.still_since >= self.settings.still_s - 1e-3
             and board is not None
             and not board.occluded
         ):
@@ -155,6 +156,23 @@ class PicassoTurnTracker:
                 st.card = None
                 st.built = False
                 st.reference = None
+        st.last = (frame, gray, t) if (still and card is None) else None
+        self.events.extend(out)
+        return out
+
+    def finish(self) -> list[dict[str, Any]]:
+        """The end of the frames: a card laid down just before the recording stopped (the
+        table still in the last frame, no card held up) still names the guesser. Returns
+        the events it adds."""
+        st = self._state
+        out: list[dict[str, Any]] = []
+        if st.phase == "placing" and st.last is not None:
+            frame, gray, t = st.last
+            guesser = self._placed_at(frame, gray)
+            if guesser is not None:
+                out.append({"type": "guess", "player": guesser, "t": _t(t)})
+                st.turn += 1
+                st.phase = "draw"
         self.events.extend(out)
         return out
 
