@@ -12,6 +12,7 @@ from pictable import __version__
 # Each module registers its subcommand(s); listed in the order --help shows them.
 COMMAND_MODULES: tuple[str, ...] = (
     "pictable.commands.demo",
+    "pictable.commands.play",
     "pictable.commands.replay",
     "pictable.commands.decode",
     "pictable.commands.identify",

@@ -158,6 +158,9 @@ def test_undo_confirm_and_vote_buttons_reach_the_callback(
     assert page.evaluate("document.getElementById('ask').textContent") == ask["text"]
     page.click("#vote-no")
     assert inputs.get(timeout=5) == {"action": "vote", "ask": "play-7", "choice": "no"}
+    # The buttons are disabled until the page has the answer to the vote: a click before
+    # that is (rightly) lost.
+    page.wait_for("document.getElementById('message').dataset.kind !== 'pending'")
 
     ask = {"id": "guess-3", "text": "Did Ben guess it?", "kind": "confirm"}
     version = board.publish(summary, events, {"ask": ask})

@@ -1,0 +1,234 @@
+"""Game followers: the game-specific part of the live pipeline.
+
+A follower turns frames into the game's CONTRACTS.md events. It wraps the game's stateful
+tracker (the readers under it are stateless per frame) behind one protocol, so that
+``pictable.live`` runs every game the same way:
+
+- ``start_event()``: the log's ``start`` event;
+- ``update(frame, t)``: the events this frame ((H, W, 3) uint8 BGR, at ``t`` seconds)
+  confirmed, in order;
+- ``finish(t)``: the events the end of the frames completes;
+- ``prompt()``: what the assistant asks the players now (None when nothing);
+- ``overlay()``: what to draw for the last frame: ``{"kind": "quad", "corners_px":
+  [[x, y]] * 4, "label": str}`` or ``{"kind": "text", "xy": [x, y], "label": str}``;
+- ``resume(summary)`` (optional): bring the tracker in line with a stored session's state
+  (``State.summary()``) after a restart.
+
+``make_follower(game, players, ...)`` picks the follower of a game; games whose camera
+reader is not built yet raise ``NoFollower`` with a message saying so. ``calibration`` is the
+path of a calibration file (``pictable calibrate``) or None; ``deck`` a deck name or None.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+FOLLOWER_MODULES = {
+    "picasso": "pictable.followers:PicassoFollower",
+    "picmix": "pictable.followers:PicmixFollower",
+    "pickpic": "vision.pickpic.follow:PickPicFollower",
+    "picflip": "vision.picflip.follow:PicFlipFollower",
+}
+
+
+class NoFollower(LookupError):
+    """The game has no camera follower (yet)."""
+
+
+class Follower(Protocol):
+    """See the module docstring."""
+
+    def start_event(self) -> dict[str, Any]: ...
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]: ...
+
+    def finish(self, t: float) -> list[dict[str, Any]]: ...
+
+    def prompt(self) -> str | None: ...
+
+    def overlay(self) -> list[dict[str, Any]]: ...
+
+
+def check_players(players: Sequence[str], game: str) -> list[str]:
+    """The names, stripped; ``ValueError`` for fewer than two, blanks or repeats."""
+    names = [str(p).strip() for p in players]
+    if len(names) < 2 or any(not n for n in names):
+        raise ValueError(f"{game} needs at least two named players, got {list(players)!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"player names must differ, got {names!r}")
+    return names
+
+
+class PicassoFollower:
+    """Picasso through ``vision.picasso.turn.PicassoTurnTracker`` (draw, build, guess)."""
+
+    game = "picasso"
+
+    def __init__(
+        self, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+    ) -> None:
+        from vision.picasso.turn import PicassoTurnTracker
+
+        self.players = check_players(players, self.game)
+        kwargs: dict[str, Any] = {}
+        if calibration is not None:
+            from calibration.files import load
+
+            cal = load(str(calibration))
+            kwargs["intrinsics"] = cal.intrinsics
+            kwargs["seats"] = tuple(cal.seats)
+            kwargs["play_area_mm"] = cal.play_area_mm
+        self.tracker = PicassoTurnTracker(list(self.players), **kwargs)
+        self._last_build: dict[str, Any] | None = None
+
+    def start_event(self) -> dict[str, Any]:
+        return {"type": "start", "game": "picasso", "players": list(self.players)}
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        events = self.tracker.update(frame, t)
+        self._note(events)
+        return events
+
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        events = self.tracker.finish()
+        self._note(events)
+        return events
+
+    def _note(self, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            if e.get("type") == "build":
+                self._last_build = e
+            elif e.get("type") in ("guess", "draw"):
+                self._last_build = None
+
+    def prompt(self) -> str | None:
+        phase = getattr(getattr(self.tracker, "_state", None), "phase", None)
+        builder = self.tracker.builder
+        if phase == "draw":
+            return f"{builder}: draw a card and show it to the camera"
+        if phase == "build":
+            return f"{builder} builds; show the card again when the word is guessed"
+        if phase == "placing":
+            return "lay the card in front of the player who guessed"
+        return None
+
+    def overlay(self) -> list[dict[str, Any]]:
+        return []
+
+    def resume(self, summary: Mapping[str, Any]) -> None:
+        """The turn of a stored session: its builder builds next, and a card already drawn
+        means the build is under way."""
+        st = getattr(self.tracker, "_state", None)
+        builder = summary.get("builder")
+        if st is None or builder not in self.players:
+            return
+        st.turn = self.players.index(str(builder))
+        if summary.get("card"):
+            st.phase = "build"
+            st.card = str(summary["card"])
+            st.built = bool(summary.get("cost"))
+
+
+class PicmixFollower:
+    """Picmix through ``vision.picmix.watch.ClaimWatcher`` (reveal, claim)."""
+
+    game = "picmix"
+
+    def __init__(
+        self, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+    ) -> None:
+        from vision.picmix.model import kit_deck, load_item_model
+        from vision.picmix.watch import ClaimWatcher
+
+        self.players = check_players(players, self.game)
+        model = load_item_model()
+        if deck is None or deck == "picmix":
+            deck = kit_deck(model)
+        elif isinstance(deck, str):
+            from vision.picmix.decks import load_registered
+
+            deck = load_registered(deck)
+        self.watcher = ClaimWatcher(list(self.players), deck, model)
+        self._mapper = None
+        if calibration is not None:
+            from pictable.commands.verify import _seat_mapper
+
+            self._mapper = _seat_mapper(str(calibration), list(self.players))
+
+    def start_event(self) -> dict[str, Any]:
+        return {"type": "start", "game": "picmix", "players": list(self.players)}
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        if self._mapper is not None:
+            self.watcher.seat_of = self._mapper(frame)
+        return self.watcher.update(frame, t)
+
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        return self.watcher.finish(t)
+
+    def key(self, seat: int, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        """A seat's claim called by a key (seat 0 is the first player)."""
+        return self.watcher.key(seat, frame, t)
+
+    def prompt(self) -> str | None:
+        if getattr(self.watcher, "_pending", None) is not None:
+            return f"checking {self.watcher._pending.player}'s cards..."
+        if getattr(self.watcher, "_open", None) is None:
+            return "reveal the next objective card"
+        return "tap the objective and call Picmix!"
+
+    def overlay(self) -> list[dict[str, Any]]:
+        opened = getattr(self.watcher, "_open", None)
+        if opened is None:
+            return []
+        quad = np.asarray(opened.quad_px, np.float64).reshape(-1, 2)
+        items = ", ".join(getattr(opened.objective, "items", ()) or ())
+        return [{"kind": "quad", "corners_px": quad.tolist(), "label": f"objective: {items}"}]
+
+    def resume(self, summary: Mapping[str, Any]) -> None:
+        """Objectives already claimed are not revealed again."""
+        won = summary.get("won") or {}
+        last = summary.get("last_claim") or {}
+        if last.get("card"):
+            self.watcher._claimed = str(last["card"])
+        elif won:
+            cards = [c for cs in won.values() for c in cs]
+            if cards:
+                self.watcher._claimed = str(cards[-1])
+
+
+def make_follower(
+    game: str, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+) -> Follower:
+    """The follower of ``game``. Raises ``NoFollower`` when the game has no camera reader
+    yet, ``ValueError`` for bad players."""
+    target = FOLLOWER_MODULES.get(game)
+    if target is None:
+        raise NoFollower(f"unknown game {game!r}; games: {', '.join(FOLLOWER_MODULES)}")
+    module_name, _, attr = target.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise NoFollower(
+            f"{game} cannot be followed from the camera yet ({module_name}.{attr} is not "
+            "built); enter its events with `pictable sessions resume`"
+        ) from exc
+    follower: Follower = cls(players, calibration=calibration, deck=deck)
+    return follower
+
+
+def has_follower(game: str) -> bool:
+    """True when ``game``'s follower can be imported."""
+    target = FOLLOWER_MODULES.get(game)
+    if target is None:
+        return False
+    module_name, _, attr = target.partition(":")
+    try:
+        return hasattr(importlib.import_module(module_name), attr)
+    except ImportError:
+        return False

@@ -1,0 +1,41 @@
+"""Rendered sessions for the live pipeline's tests: rendered once per test run into a
+temporary cache (the same code path as ``pictable demo``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from pictable.rendered import RenderedSession, rendered_session
+
+
+@pytest.fixture(scope="session")
+def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("render-cache")
+
+
+@pytest.fixture(scope="session")
+def picmix_session(render_cache: Path) -> RenderedSession:
+    return rendered_session("picmix", 1, cache=render_cache)
+
+
+@pytest.fixture(scope="session")
+def picasso_session(render_cache: Path) -> RenderedSession:
+    return rendered_session("picasso", 1, cache=render_cache)
+
+
+def video_frames(path: Path) -> Iterator[np.ndarray]:
+    """The frames of a video file, (H, W, 3) uint8 BGR."""
+    cap = cv2.VideoCapture(str(path))
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                return
+            yield frame
+    finally:
+        cap.release()

@@ -1,0 +1,140 @@
+"""``pictable play`` and ``pictable demo`` end to end on rendered table sessions: the
+same frame sources, follower, store and engine as at a real table."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+import engine
+from pictable.cli import main
+from pictable.rendered import RenderedSession, truth_state
+from pictable.store import EventStore
+
+
+def scores(db: Path, sid: int = 1) -> dict[str, int]:
+    with EventStore(db, create=False) as store:
+        lines = store.export(sid)
+    return dict(engine.replay([json.loads(x) for x in lines]).summary()["scores"])
+
+
+def players(session: RenderedSession) -> str:
+    return ",".join(session.players)
+
+
+def test_play_scores_a_rendered_picmix_claim_headless(
+    picmix_session: RenderedSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out = tmp_path / "s.db", tmp_path / "seen.mp4"
+    code = main(
+        [
+            "play",
+            "picmix",
+            "--players",
+            players(picmix_session),
+            "--video",
+            str(picmix_session.video),
+            "--headless",
+            "--out",
+            str(out),
+            "--db",
+            str(db),
+            "--no-page",
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    assert scores(db) == truth_state(picmix_session.events).summary()["scores"]
+    assert "claims Picmix!" in text and "continue with: pictable play --resume 1" in text
+    cap = cv2.VideoCapture(str(out))
+    assert cap.isOpened() and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 40
+    cap.release()
+
+
+def test_play_scores_a_rendered_picasso_turn_and_serves_the_page(
+    picasso_session: RenderedSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.db"
+    code = main(
+        [
+            "play",
+            "picasso",
+            "--players",
+            players(picasso_session),
+            "--video",
+            str(picasso_session.video),
+            "--headless",
+            "--db",
+            str(db),
+            "--port",
+            "0",
+            "--out",
+            str(tmp_path / "v.mp4"),
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "scoreboard: http://127.0.0.1:" in text
+    assert scores(db) == truth_state(picasso_session.events).summary()["scores"]
+
+
+def test_play_refuses_bad_arguments_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.db")
+    cases = [
+        (["play", "--db", db], "name the GAME"),
+        (
+            ["play", "picasso", "--players", "Ana", "--db", db, "--images", str(tmp_path)],
+            "at least two",
+        ),
+        (["play", "picasso", "--players", "Ana,Ana", "--db", db], "must differ"),
+        (
+            [
+                "play",
+                "picmix",
+                "--players",
+                "A,B",
+                "--video",
+                str(tmp_path / "nope.mp4"),
+                "--db",
+                db,
+            ],
+            "nope.mp4",
+        ),
+        (["play", "--resume", "99", "--db", db], "99"),
+    ]
+    for argv, words in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert words in err, (argv, err)
+        assert "Traceback" not in err
+
+
+def test_demo_plays_a_rendered_session_and_checks_it_against_the_truth(
+    render_cache: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    picmix_session: RenderedSession,
+) -> None:
+    # One game here (the others run the same code path; their sessions are tested by
+    # `pictable play` above and by each follower's own tests).
+    monkeypatch.setenv("PICTABLE_CACHE", str(render_cache))
+    out = tmp_path / "demo"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pictable.cli", "demo", "picmix", "--out", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Picmix    OK: scores match the rendered truth" in proc.stdout
+    assert "using the cached render" in proc.stdout  # the fixtures rendered them
+    page = (out / "index.html").read_text("utf-8")
+    assert "picmix.mp4" in page and "scores match the rendered truth" in page
+    assert (out / "picmix.mp4").stat().st_size > 10_000
