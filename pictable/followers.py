@@ -154,6 +154,7 @@ class PicmixFollower:
 
             deck = load_registered(deck)
         self.watcher = ClaimWatcher(list(self.players), deck, model)
+        self._known_objective: str | None = None
         self._mapper = None
         if calibration is not None:
             from pictable.commands.verify import _seat_mapper
@@ -166,7 +167,15 @@ class PicmixFollower:
     def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
         if self._mapper is not None:
             self.watcher.seat_of = self._mapper(frame)
-        return self.watcher.update(frame, t)
+        events = self.watcher.update(frame, t)
+        if self._known_objective is not None:
+            # After a restart the objective on the table was revealed before: the watcher
+            # sees it afresh (and must, to watch it), but the game has its reveal already.
+            for e in [e for e in events if e.get("type") == "reveal"]:
+                if e.get("card") == self._known_objective:
+                    events.remove(e)
+                self._known_objective = None
+        return events
 
     def finish(self, t: float) -> list[dict[str, Any]]:
         return self.watcher.finish(t)
@@ -191,7 +200,11 @@ class PicmixFollower:
         return [{"kind": "quad", "corners_px": quad.tolist(), "label": f"objective: {items}"}]
 
     def resume(self, summary: Mapping[str, Any]) -> None:
-        """Objectives already claimed are not revealed again."""
+        """The objective in play is not revealed twice; objectives already claimed are not
+        revealed again."""
+        objective = summary.get("objective") or {}
+        if objective.get("card"):
+            self._known_objective = str(objective["card"])
         won = summary.get("won") or {}
         last = summary.get("last_claim") or {}
         if last.get("card"):

@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         default_bars_path,
         find_data_dir,
         load_bars,
+        readers,
         run_benchmarks,
         select_tasks,
         to_json,
@@ -121,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
     from pictable.bench.data import repo_root
 
     patterns = [p.strip() for p in args.tasks.split(",") if p.strip()] if args.tasks else None
+    report_names, harness_patterns = readers.select(patterns)
     try:
-        tasks = select_tasks(patterns)
+        tasks = select_tasks(harness_patterns) if harness_patterns != [] else []
     except BenchError as exc:
         print(f"pictable bench: {exc}", file=sys.stderr)
         return 2
@@ -133,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
     if args.list:
+        for name in report_names:
+            target, title = readers.READER_REPORTS[name]
+            print(f"{name}: {title}, measured by {target}")
         for task in tasks:
             print(f"{task.name}: {task.title} [{task.source.label}]")
             for spec in task.runners:
@@ -145,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
                         status = f"  (not built yet: {exc})"
                 print(f"  {spec.name}: {spec.label}{status}")
         return 0
+
+    out = Path(args.out) if args.out else repo_root() / "BENCHMARKS.md"
+    if not tasks:
+        return _run_reports(args, report_names, out)
 
     needs_data = any(t.source.kind == "real" for t in tasks)
     data_dir: Path | None = None
@@ -174,9 +183,10 @@ def run(args: argparse.Namespace) -> int:
     result = run_benchmarks(
         tasks, settings, command=_command_line(args), progress=not args.no_progress
     )
-    out = Path(args.out) if args.out else repo_root() / "BENCHMARKS.md"
     write_markdown(result, out)
     print(f"wrote {out} ({result.wall_s:.0f} s)")
+    if report_names:
+        _run_reports(args, report_names, out)
     if args.json:
         write_json(result, Path(args.json))
         print(f"wrote {args.json}")
@@ -193,3 +203,28 @@ def run(args: argparse.Namespace) -> int:
         if not report.ok:
             return 1
     return 0
+
+
+def _run_reports(args: argparse.Namespace, names: list[str], out: Path) -> int:
+    """Runs the reader reports ``names`` and writes their part of ``out``."""
+    from pictable.bench import readers
+    from pictable.bench.data import repo_root
+
+    profile = "quick" if args.quick else "full"
+    folder = repo_root() / "benchmarks" / "readers"
+    fresh = []
+    for name in names:
+        print(f"{name}: measuring ({profile} profile)...", flush=True)
+        entry = readers.run_report(name, profile)
+        fresh.append(entry)
+        readers.keep(entry, folder)
+        if entry["status"] == "ok":
+            print(f"{name}: done in {entry['seconds']} s")
+            for row in entry["result"].get("summary", []):
+                met = {True: "met", False: "NOT MET"}.get(row.get("met"), "")
+                print(f"  {row.get('figure')}: {row.get('value')} (bar {row.get('target')}) {met}")
+        else:
+            print(f"{name}: {entry['status']} {entry.get('reason', '')}".rstrip())
+    readers.splice(out, readers.block(folder, fresh))
+    print(f"wrote the reader reports into {out}")
+    return 1 if any(str(e["status"]).startswith("failed") for e in fresh) else 0

@@ -208,7 +208,9 @@ TASK = Task(
     metrics=METRICS,
     runners=(
         RunnerSpec.planned(
-            "vision.cards:identify_frame", "pictable identify (one-card deck)", references_adapter
+            "vision.identify:identify_frame",
+            "pictable identify (one-card deck)",
+            references_adapter,
         ),
         RunnerSpec.library(
             "opencv-orb",

@@ -439,7 +439,7 @@ def _tasks_for(tier: str) -> list[Task]:
             ),
             runners=(
                 RunnerSpec.planned(
-                    "vision.cards:identify_frame", "pictable identify", cards_adapter
+                    "vision.identify:identify_frame", "pictable identify", cards_adapter
                 ),
             ),
             description=(
