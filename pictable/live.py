@@ -42,6 +42,8 @@ ASKED = {"guess": "confirm", "claim": "confirm", "play": "vote"}
 BANNER_S = 4.0
 """How long a rejection or a correction stays on the live view and the page (seconds)."""
 
+GAP_S = 1.0
+"""A live source silent this long is reported as away on the view and the page."""
 HELP_KEYS = "u undo · y confirm · n reject · e enter an event · 1-9 seat claims · q quit"
 
 
@@ -370,13 +372,22 @@ def drive(
     first frame (a session's times start at 0). While a camera is away ``read`` gives None:
     corrections are still carried out. Returns the records of ``finish``."""
     t0: float | None = None
+    last_frame = time.monotonic()
+    away = False
     while stop is None or not stop.is_set():
         frame = reader.read(timeout=timeout_s)
         if frame is None:
             pipeline.drain()
             if reader.ended:
                 break
+            if live and not away and time.monotonic() - last_frame > GAP_S:
+                away = True
+                pipeline.say("no frames from the camera: reconnecting (the game is kept)")
             continue
+        if away:
+            pipeline.say(f"the camera is back after {time.monotonic() - last_frame:.1f} s")
+            away = False
+        last_frame = time.monotonic()
         if t0 is None:
             t0 = frame.t if live else 0.0
         records = pipeline.feed(frame.image, frame.t - t0)
