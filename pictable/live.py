@@ -112,6 +112,7 @@ class LivePipeline:
         self.last_frame: NDArray[np.uint8] | None = None
         self.last_t = 0.0
         self._inbox: queue.Queue[tuple[str, queue.Queue[str] | None]] = queue.Queue()
+        self._published: tuple[str | None, str | None, str | None] | None = None
         resume = getattr(follower, "resume", None)
         if callable(resume) and store.session(session_id).events:
             resume(self.state.summary())
@@ -129,6 +130,8 @@ class LivePipeline:
         self.stats.step_ms.append((self.clock() - started) * 1000.0)
         self.last_frame = frame
         self.last_t = t
+        if not handled and self._announcements() != self._published:
+            self.publish()  # a new prompt or countdown, or a banner that ran out
         return handled
 
     def finish(self) -> list[Record]:
@@ -324,14 +327,29 @@ class LivePipeline:
             log.debug("prompt failed: %s", exc)
             return None
 
+    def follower_banner(self) -> str | None:
+        """What the follower announces in large (the Pic Flip countdown), if anything."""
+        banner = getattr(self.follower, "banner", None)
+        if not callable(banner):
+            return None
+        try:
+            text = banner()
+        except Exception as exc:  # a display helper never stops the game
+            log.debug("banner failed: %s", exc)
+            return None
+        return str(text) if text else None
+
+    def _announcements(self) -> tuple[str | None, str | None, str | None]:
+        return (self.follower_banner() or self.banner_text(), self.prompt(), str(self.ask))
+
     def publish(self) -> None:
+        self._published = self._announcements()
         if self.board is None:
             return
         extra: dict[str, Any] = {}
-        banner = self.banner_text()
+        banner, call, _ = self._published
         if banner:
             extra["banner"] = banner
-        call = self.prompt()
         if call:
             extra["call"] = call
         if self.ask is not None:

@@ -116,6 +116,13 @@ def draw_view(
         name = str(row.get("name"))[:14]
         _text(img, f"{name:<14} {row.get('score', 0):>3}{star}", (w - int(250 * s), y), 0.6 * s)
 
+    # Middle: the follower's announcement in large (the Pic Flip countdown).
+    big = pipeline.follower_banner()
+    if big:
+        scale = 1.6 * s
+        (tw, th), _ = cv2.getTextSize(big, FONT, scale, 3)
+        _text(img, big, (max(0, (w - tw) // 2), (h + th) // 2), scale, YELLOW, 3)
+
     # Bottom: the last events, the question, the banner, the keys.
     recent = pipeline.records[-4:]
     ask = pipeline.ask

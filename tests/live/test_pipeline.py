@@ -234,3 +234,44 @@ def test_the_live_view_draws_on_any_frame_size(tmp_path: Path, shape: tuple[int,
     assert view.shape == frame.shape and view.dtype == np.uint8
     assert not np.array_equal(view, frame)
     assert np.array_equal(frame, np.full(shape, 90, np.uint8))  # the frame is not drawn on
+
+
+class Countdown(Scripted):
+    """A follower that announces a countdown, one step per frame."""
+
+    steps = ("3...", "2...", "1...", "GO!", None)
+
+    def banner(self) -> str | None:
+        return self.steps[min(self.frames, len(self.steps)) - 1] if self.frames else None
+
+
+def test_a_follower_countdown_reaches_the_page_without_an_event(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "s.db")
+    follower = Countdown(PICFLIP, {})
+    sid = store.create_session(PICFLIP).id
+    seen = []
+    with Scoreboard() as board:
+        pipe = LivePipeline(store, sid, follower, board=board)
+        for i in range(5):
+            pipe.feed(FRAME, i / 10)
+            with urllib.request.urlopen(board.url + "api/state", timeout=5) as res:
+                seen.append(json.load(res)["extra"].get("banner"))
+    assert seen == ["3...", "2...", "1...", "GO!", None]
+    follower.frames = 4
+    view = draw_view(np.zeros((720, 1280, 3), np.uint8), pipe)
+    assert view[300:420, 500:780].any()  # "GO!" in large, mid-frame
+
+
+def test_window_keys_map_to_corrections(tmp_path: Path) -> None:
+    from pictable.commands.play import _key
+
+    _, pipe = make(tmp_path, PICASSO, turn())
+    run(pipe, 4)
+    stop = threading.Event()
+    assert _key(ord("u"), pipe, stop) is True
+    assert pipe.state.summary()["cost"] == 0
+    assert _key(ord("e"), pipe, stop) is True
+    assert "JSON line" in (pipe.banner_text() or "")
+    assert _key(ord("3"), pipe, stop) is True  # a claim key outside Picmix is answered
+    assert "Picmix" in (pipe.banner_text() or "")
+    assert _key(ord("q"), pipe, stop) is False and stop.is_set()
