@@ -54,9 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("game", nargs="?", choices=GAMES, help="one game only (default: all four)")
     p.add_argument("--seed", type=int, default=1, help="the rendered session (default 1)")
     p.add_argument("--tier", default="normal", choices=("easy", "normal", "hard"))
-    p.add_argument(
-        "--out", metavar="DIR", default="pictable-demo", help="videos and summary page"
-    )
+    p.add_argument("--out", metavar="DIR", default="pictable-demo", help="videos and summary page")
     p.add_argument("--no-video", action="store_true", help="do not write annotated videos")
     p.add_argument("--page", action="store_true", help="serve the live scoreboard page")
     p.add_argument("--quiet", action="store_true", help="print only the scoreboards")
