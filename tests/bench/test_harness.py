@@ -285,6 +285,9 @@ def test_a_task_without_a_built_runner_renders_nothing(
 
     monkeypatch.setitem(synth.GENERATORS, "cards", (f"{__name__}:_never_called",))
     task = next(t for t in synth.TASKS if t.name == "synth-identify-easy")
+    # A reader that does not exist (yet): its dotted path does not import.
+    planned = RunnerSpec.planned("vision.not_written_yet:read", "later", synth.cards_adapter)
+    task = dataclasses.replace(task, runners=(planned,))
     settings = dataclasses.replace(TINY, cache_dir=tmp_path, scenes_per_tier=2)
     (task_result,) = run_benchmarks([task], settings, progress=False).tasks
     assert task_result.status == NOT_BUILT
