@@ -31,7 +31,9 @@ With --json: {"images": [{"image": PATH, "objective": {"card": ID, "items": [...
 "visible": [...], "verdict": ..., "missing": [...], "extra": [...], "unsure": [...],
 "reasons": [...], "objective_method": "code"|"items", "items": [...]}]} (CONTRACTS.md 3).
 An image that cannot be read or verified gives {"image": PATH, "error": "..."}; the others
-are still verified and the exit status is 1.
+are still verified and the exit status is 1. When a hand or arm covers the objective card (or
+all of the player's cards) the entry also has "verdict": "unsure" and "reasons": no camera
+could judge that claim, and it is not guessed.
 
 A sequence (--video FILE|DIR, or --camera N with --calibration FILE): the claim events of a
 game (CONTRACTS.md 1) as JSON Lines on stdout: `start`, `reveal` when a new objective
@@ -152,8 +154,8 @@ def verify_one(path: str, deck: Any) -> tuple[dict[str, Any], Any, np.ndarray | 
         )
     entry: dict[str, Any] = {"image": path}
     entry.update(reading.to_json())
-    if isinstance(reading, PicmixFailure):
-        entry = {"image": path, "error": reading.reason}
+    if isinstance(reading, PicmixFailure):  # {"error"}, and "verdict": "unsure" when covered
+        entry = {"image": path, **reading.to_json()}
     return entry, reading, image
 
 
@@ -170,7 +172,8 @@ def _annotation_path(folder: Path, path: str, written: set[str]) -> Path:
 
 def _print_entry(entry: dict[str, Any]) -> None:
     if "error" in entry:
-        print(f"{entry['image']}: error: {entry['error']}")
+        kind = "UNSURE" if entry.get("verdict") == "unsure" else "error"
+        print(f"{entry['image']}: {kind}: {entry['error']}")
         return
     obj = entry["objective"]
     print(f"{entry['image']}: {entry['verdict'].upper()}")

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from pictable.commands.deck_picmix import register_picmix
+from pictable.commands.picmix_deck import run_register
 from tests.picmix.compose import Faces, chain, compose
 from tests.picmix.test_exported import _steps
 from vision.kit.picmix import ITEMS
-from vision.picmix.decks import load_registered
+from vision.picmix.decks import SCALES, load_registered
 from vision.picmix.model import ItemModel
 from vision.picmix.reader import PicmixReading, verify_frame
 
@@ -54,11 +55,13 @@ def test_register_and_verify_without_codes(
 ) -> None:
     monkeypatch.setenv("PICTABLE_DECKS", str(decks_dir))
     photos = _photos(faces, tmp_path, "teal")
-    assert register_picmix("my-deck", photos) == 0
-    assert "16 items" in capsys.readouterr().out
+    assert run_register(["my-deck", *photos]) == 0
+    assert "16 items from 8 photos" in capsys.readouterr().out
     deck = load_registered("my-deck")
     assert sorted(deck.items) == sorted(ITEMS)
-    assert deck.prototypes is not None and deck.prototypes.shape == (16, 64)
+    # one prototype per item and size
+    assert deck.prototypes is not None and deck.prototypes.shape == (16 * len(SCALES), 64)
+    assert sorted(deck.prototype_items) == sorted(list(range(16)) * len(SCALES))
     # claims with another colour set, judged by prototypes alone (the deck has no codes)
     for obj, colour, correct in ((1, "red", True), (3, "teal", True), (5, "red", False)):
         steps = _steps(obj, colour)
@@ -76,14 +79,40 @@ def test_register_refuses_bad_input(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("PICTABLE_DECKS", str(tmp_path / "decks"))
-    assert register_picmix("picmix", ["x.jpg"]) == 2  # the kit's own name
-    assert register_picmix("../evil", ["x.jpg"]) == 2
+    assert run_register(["picmix", "x.jpg"]) == 2  # the kit's own name
+    assert run_register(["../evil", "x.jpg"]) == 2
+    assert run_register(["ok"]) == 2  # no IMAGES: a usage error, not an exception
     bad = tmp_path / "sun+fish.jpg"
     bad.write_bytes(b"no image")
-    assert register_picmix("ok", [str(bad)]) == 1
+    assert run_register(["ok", str(bad)]) == 1
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((200, 300, 3), 255, np.uint8))
-    assert register_picmix("ok", [str(blank)]) == 1
+    assert run_register(["ok", str(blank)]) == 1
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_register(["ok", str(empty)]) == 1  # a folder with no image in it
     err = capsys.readouterr().err
     assert "not 'picmix'" in err and "could not find the face's two items" in err
+    assert "no image files in" in err
     assert not (tmp_path / "decks" / "picmix" / "ok.json").exists()
+
+
+def test_register_json_and_folders(
+    faces: Faces,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A folder of photos, unnamed ones numbered, and the JSON result."""
+    monkeypatch.setenv("PICTABLE_DECKS", str(tmp_path / "decks"))
+    taken, folder = tmp_path / "taken", tmp_path / "photos"
+    taken.mkdir()
+    folder.mkdir()
+    for n, path in enumerate(_photos(faces, taken, "red")[:2]):
+        Path(path).rename(folder / f"photo-{n}.jpg")
+    (folder / "notes.txt").write_text("not a photo", encoding="utf-8")  # skipped
+    assert run_register(["unnamed", str(folder), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deck"] == "unnamed" and out["faces"] == 2
+    assert [i["name"] for i in out["items"]] == [f"item-{k:02d}" for k in range(1, 5)]
+    assert Path(out["file"]) == tmp_path / "decks" / "picmix" / "unnamed.json"

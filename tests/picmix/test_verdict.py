@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from vision.picmix.reader import UNNAMED, UNSURE_BAND, VISIBLE_MIN, _status, decide
+from vision.picmix.reader import (
+    UNNAMED,
+    UNSURE_BAND,
+    VISIBLE_MIN,
+    _plausible,
+    _status,
+    decide,
+    decide_among,
+    decide_in_doubt,
+)
 
 OBJ = {"sun", "fish", "moon"}
 
@@ -53,3 +62,62 @@ def test_threshold_sits_inside_the_unsure_band() -> None:
     assert _status(lo - 0.01, 0.999) == "hidden"
     assert _status(hi + 0.01, 0.999) == "visible"
     assert _status(hi + 0.01, 0.5) == "unsure"  # shows, but not surely named
+
+
+D3 = (frozenset({"sun", "star"}), frozenset({"fish"}), frozenset({"moon", "key"}))
+
+
+@pytest.mark.parametrize(
+    ("doubt", "visible", "unsure", "verdict"),
+    [
+        # 3 items read, a 4th may have been missed: 5 surely showing is too many for any card
+        (D3, {"sun", "fish", "moon", "key", "bell"}, set(), "wrong"),
+        (D3, {"sun", "fish", "moon", "key"}, set(), "unsure"),
+        # fewer could show than the card surely has
+        (D3, {"sun", "fish"}, set(), "wrong"),
+        (D3, {"sun"}, {"fish"}, "wrong"),
+        (D3, {"sun", "fish"}, {UNNAMED}, "unsure"),
+        # a showing item no objective item may be: only wrong when all 4 items were read
+        (D3, {"sun", "fish", "bell"}, set(), "unsure"),
+        ((*D3, frozenset({"tree"})), {"sun", "fish", "moon", "bell"}, set(), "wrong"),
+        ((*D3, frozenset({"tree"})), {"sun", "fish", "moon", "tree"}, set(), "unsure"),
+    ],
+)
+def test_decide_in_doubt_is_never_correct(
+    doubt: tuple[frozenset[str], ...], visible: set[str], unsure: set[str], verdict: str
+) -> None:
+    got, _, _, reasons = decide_in_doubt(doubt, visible, unsure)
+    assert got == verdict
+    assert reasons  # a verdict in doubt always says why
+
+
+CANDS = (("card-a", ("fish", "moon", "sun")), ("card-b", ("fish", "moon", "star")))
+
+
+@pytest.mark.parametrize(
+    ("cands", "visible", "unsure", "verdict"),
+    [
+        (CANDS, {"fish", "moon", "key"}, set(), "wrong"),  # wrong for either card
+        (CANDS, {"fish", "moon", "sun"}, set(), "unsure"),  # correct only for card-a
+        (CANDS[:1], {"fish", "moon", "sun"}, set(), "correct"),
+        (CANDS, {"fish", "moon"}, set(), "wrong"),
+        (CANDS, {"fish", "moon"}, {"sun"}, "unsure"),
+    ],
+)
+def test_decide_among_plausible_cards(
+    cands: tuple[tuple[str, tuple[str, ...]], ...],
+    visible: set[str],
+    unsure: set[str],
+    verdict: str,
+) -> None:
+    assert decide_among(cands, visible, unsure)[0] == verdict
+
+
+def test_plausible_cards_allow_a_missed_item() -> None:
+    objectives = {
+        "a": ("sun", "fish", "moon"),
+        "b": ("sun", "fish", "moon", "key"),
+        "c": ("bell", "fish", "moon"),
+    }
+    doubt = (frozenset({"sun", "star"}), frozenset({"fish"}), frozenset({"moon"}))
+    assert [c for c, _ in _plausible(doubt, objectives)] == ["a", "b"]

@@ -13,8 +13,10 @@ is then ``unsure`` and names the item, never a confident answer the item could o
 
 Over time: ``ClaimWatcher`` (``vision.picmix.watch``) turns frames into the CONTRACTS.md
 ``reveal`` and ``claim`` events. New art: ``register_deck`` (``vision.picmix.decks``) learns a
-deck's items from photos of its faces. Figures: ``vision.picmix.bench.bench_picmix`` (not
-imported here: ``python -m vision.picmix.bench`` runs it).
+deck's items from photos of its faces (and its objective cards from theirs). Figures:
+``vision.picmix.bench.bench_picmix`` and ``report`` (the ``pictable bench`` hook), measured
+also on a deck drawn with art the model never saw (``vision.picmix.newart``); neither is
+imported here (``python -m vision.picmix.bench`` runs them).
 
 Conventions: frames (H, W, 3) uint8 BGR; boxes (x, y, w, h) and points (x, y) in pixels.
 """

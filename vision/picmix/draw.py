@@ -49,8 +49,8 @@ def annotate(frame: np.ndarray, reading: PicmixReading | PicmixFailure) -> np.nd
     for s in reading.sightings:
         _sighting(out, s, scale)
     if isinstance(reading, PicmixFailure):
-        lines = [f"ERROR: {reading.reason}"]
-        colour = RED
+        lines = [("UNSURE: " if reading.covered else "ERROR: ") + reading.reason]
+        colour = ORANGE if reading.covered else RED
     else:
         if reading.objective_quad_px is not None:
             q = np.asarray(reading.objective_quad_px, np.int32).reshape(-1, 1, 2)

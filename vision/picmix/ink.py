@@ -298,3 +298,27 @@ def occluders(frame: np.ndarray, im: InkMap) -> list[tuple[int, int, int, int]]:
         if float(np.sqrt((d[0] / 2) ** 2 + d[1] ** 2 + d[2] ** 2)) > OCCLUDER_DELTA:
             out.append((x, y, w, h))
     return out
+
+
+HAND_MIN_AREA = 0.0087
+"""Share of the frame that a region neither table- nor paper-coloured must cover to be taken
+for a hand, an arm or an object in view (8,000 px at 1280x720; items are far smaller)."""
+
+
+def hand_in_view(frame: np.ndarray) -> bool:
+    """Whether a large region of ``frame`` ((H, W, 3) uint8 BGR) is neither the table's
+    colour (``table_colour``) nor paper white: a hand, an arm or an object. Read at an eighth
+    of the size (about 1 ms); used to say why a claim cannot be judged."""
+    check_frame(frame)
+    h, w = frame.shape[:2]
+    sw, sh = max(1, w // 8), max(1, h // 8)
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = lab - table_colour(frame)
+    dist = np.sqrt((d[..., 0] / 2) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    paper = (hsv[..., 2] > 0.8 * np.percentile(hsv[..., 2], 99)) & (hsv[..., 1] < 60)
+    mask = ((dist > OCCLUDER_DELTA) & ~paper).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n > 1 and int(st[1:, 4].max()) >= HAND_MIN_AREA * sw * sh

@@ -39,7 +39,7 @@ class ItemDeck:
 
     - ``name``: ``"picmix"`` (the printable kit) or a registered deck's name;
     - ``items``: item names, one per prototype row;
-    - ``prototypes``: (K, 64) float32 unit vectors, or None to use the model's class vectors
+    - ``prototypes``: (P, 64) float32 unit vectors, or None to use the model's class vectors
       (then ``class_index[k]`` is item k's column of the model's logits);
     - ``objectives``: known objective cards, card id -> items (empty for registered decks);
     - ``area_ratios``: item -> its ink area over its card's long side squared
@@ -52,6 +52,9 @@ class ItemDeck:
     class_index: tuple[int, ...]
     objectives: dict[str, tuple[str, ...]]
     area_ratios: dict[str, float] = field(default_factory=dict)
+    prototype_items: tuple[int, ...] = ()
+    """Item index of each prototype row (an item may have several: the nearest counts);
+    empty: row k is item k."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +91,13 @@ class ItemModel:
         """Softmax over ``deck``'s items plus background, and visible shares."""
         emb, logits, bg, vis = self.run(crops)
         if deck.prototypes is not None:
-            item_logits = SCALE * (emb @ deck.prototypes.T)
+            cos = emb @ deck.prototypes.T
+            if deck.prototype_items:
+                owner = np.asarray(deck.prototype_items)
+                cos = np.stack(
+                    [cos[:, owner == k].max(axis=1) for k in range(len(deck.items))], axis=1
+                )
+            item_logits = SCALE * cos
         else:
             item_logits = logits[:, list(deck.class_index)]
         z = np.concatenate([item_logits, bg[:, None]], axis=1)

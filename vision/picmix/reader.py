@@ -39,12 +39,13 @@ from vision.picmix.ink import (
     Blob,
     InkMap,
     candidates,
+    hand_in_view,
     ink_colour,
     ink_map,
     occluders,
     split_by_colour,
 )
-from vision.picmix.markers import read_marker
+from vision.picmix.markers import read_marker, search_frame
 from vision.picmix.model import ItemDeck, ItemModel, ItemScores, kit_deck, load_item_model
 from vision.sources.guard import check_frame
 
@@ -139,16 +140,25 @@ class PicmixReading:
 
 @dataclass(frozen=True)
 class PicmixFailure:
-    """A frame that cannot be verified, and why. Falsy."""
+    """A frame that cannot be verified, and why. Falsy.
+
+    ``covered``: a hand, an arm or an object lies over the cards in view, and what cannot be
+    read may be under it: the claim is then ``unsure`` (no camera could judge it), not
+    judged by guessing."""
 
     reason: str
     sightings: tuple[ItemSighting, ...] = ()
+    covered: bool = False
 
     def __bool__(self) -> bool:
         return False
 
     def to_json(self) -> dict[str, Any]:
-        return {"error": self.reason}
+        """``{"error": reason}``; with ``"verdict": "unsure"`` and ``"reasons"`` when covered."""
+        out: dict[str, Any] = {"error": self.reason}
+        if self.covered:
+            out.update(verdict="unsure", reasons=[self.reason])
+        return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,7 +212,7 @@ def _sightings(
 ) -> list[tuple[ItemSighting, Blob]]:
     """Item sightings of the blobs. ``hints[n]``: item indices that card codes print where
     blob n lies (empty: no code there); the name is then chosen among them, unless the look
-    flatly contradicts them (the sighting is then unsure). ``markers``: corners of the player
+    flatly contradicts them (the look's name is then kept). ``markers``: corners of the player
     cards' markers read, for the local scale of the area measure (``vision.picmix.area``)."""
     k = len(deck.items)
     named: list[tuple[Blob, int, int, float, float, bool]] = []
@@ -211,20 +221,20 @@ def _sightings(
         if p_bg >= ITEM_MIN and float(v) < UNSURE_BAND[1]:
             continue  # not an item (or a sliver the model cannot name)
         q = p[:k]
-        conflict = False
+        order = [int(i) for i in np.argsort(-q)]
+        conf = float(q[order[0]])
         cand = hints[n] if hints else set()
         if cand:
             idx = sorted(cand)
             sub = q[idx] / max(float(q[idx].sum()) + p_bg, 1e-12)
             best = idx[int(np.argmax(sub))]
-            conflict = float(q[best]) < 0.02 and float(q.max()) >= 0.95
-            order = [best] + [int(i) for i in np.argsort(-q) if int(i) != best]
-            conf = float(sub.max()) / max(float(sub.sum()), 1e-12)
-        else:
-            order = [int(i) for i in np.argsort(-q)]
-            conf = float(q[order[0]])
+            # unless the look flatly names another item: the blob then lies on a card whose
+            # code was not read (a neighbour's code only says what its own face prints there)
+            if not (float(q[best]) < 0.02 and conf >= 0.95):
+                order = [best] + [i for i in order if i != best]
+                conf = float(sub.max()) / max(float(sub.sum()), 1e-12)
         second = order[1] if k > 1 else order[0]
-        named.append((blob, order[0], second, conf, float(v), conflict or p_bg >= ITEM_MIN))
+        named.append((blob, order[0], second, conf, float(v), p_bg >= ITEM_MIN))
     # the area measure: the whole item's area where the blob lies
     ratios = deck.area_ratios
     whole = [
@@ -268,6 +278,7 @@ class _Marker:
     card: str
     face: str
     corners_px: np.ndarray  # (4, 2) float32, ArUco order
+    searched: bool = False  # found by the whole-frame search (``_objective_markers``)
 
 
 def _markers(frame: np.ndarray, b: _Blobs, deck: ItemDeck) -> list[_Marker]:
@@ -282,6 +293,22 @@ def _markers(frame: np.ndarray, b: _Blobs, deck: ItemDeck) -> list[_Marker]:
         if m is not None:
             out.append(_Marker(m.card, m.face, m.corners_px))
     return out
+
+
+def _objective_markers(frame: np.ndarray, markers: list[_Marker], deck: ItemDeck) -> list[_Marker]:
+    """The objective's markers by a whole-frame ArUco search, when none was read from the
+    blobs: a hand touching the card, or an arm's shadow over it, joins a marker to a large
+    blob that ``read_marker`` does not read. Costs 20-100 ms, so only on such frames."""
+    if deck.name != "picmix" or any(
+        m.face == "front" and m.card in deck.objectives for m in markers
+    ):
+        return []
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return [
+        _Marker(m.card, m.face, m.corners_px, searched=True)
+        for m in search_frame(grey)
+        if m.face == "front" and m.card in deck.objectives
+    ]
 
 
 def _hints(markers: list[_Marker], b: _Blobs, deck: ItemDeck) -> list[set[int]]:
@@ -468,6 +495,40 @@ def decide(
     return "correct", [], [], reasons
 
 
+OBJECTIVE_MAX_ITEMS = 4
+"""An objective card shows 3 or 4 items (the rules)."""
+
+
+def decide_in_doubt(
+    doubt: tuple[frozenset[str], ...], visible: set[str], unsure: set[str]
+) -> tuple[Verdict, list[str], list[str], list[str]]:
+    """(verdict, missing, extra, reasons) against an objective read from ``len(doubt)``
+    distinct items whose names are in doubt (``doubt[i]``: the names item i may have). An
+    item of the card may have been missed (under a finger, or merged), so it has at least
+    ``len(doubt)`` items and at most ``OBJECTIVE_MAX_ITEMS``. Only ``wrong`` (surely) or
+    ``unsure``: more items surely show than the card can have; or, when all of its items are
+    read, one that it cannot have; or fewer could show than it has."""
+    n = len(doubt)
+    if n >= OBJECTIVE_MAX_ITEMS:
+        maybe = set().union(*doubt)
+        extra = sorted(visible - maybe)
+        if extra:
+            return "wrong", [], extra, [f"{', '.join(extra)}: not on the objective card"]
+    most = max(n, OBJECTIVE_MAX_ITEMS)
+    if len(visible) > most:
+        return (
+            "wrong",
+            [],
+            [],
+            [f"{len(visible)} items show, an objective card has {most} or fewer"],
+        )
+    could = visible | (unsure - {UNNAMED})
+    if UNNAMED not in unsure and len(could) < n:
+        return "wrong", [], [], [f"at most {len(could)} items show, the objective card has {n}"]
+    names = ", ".join("/".join(sorted(d)) for d in doubt if len(d) > 1)
+    return "unsure", [], [], [f"objective items not surely named ({names})"]
+
+
 @dataclass(frozen=True, eq=False)
 class FrameItems:
     """Everything item-like in one frame: ``seen`` (sighting, blob) pairs (sightings all
@@ -489,6 +550,62 @@ class Objective:
     method: Literal["code", "items"]
     quad_px: np.ndarray | None
     indices: frozenset[int]
+    doubt: tuple[frozenset[str], ...] = ()
+    """Read from items not all surely named: per objective item, the names it may have
+    (probability at least ``MAYBE_P``); empty when every name is sure."""
+    candidates: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """With ``doubt`` and a deck that knows its objective cards: the (card, items) that the
+    items in doubt may be (``_plausible``)."""
+
+
+MAYBE_P = 0.005
+"""A name with at least this probability is one an item in doubt may have."""
+
+
+def _doubt(probs: np.ndarray, deck: ItemDeck, top: list[str]) -> tuple[frozenset[str], ...]:
+    """Per objective item (rows of ``probs``, (n, K + 1)), the names it may have: those with
+    probability at least ``MAYBE_P``, and its top name ``top[i]``."""
+    k = len(deck.items)
+    return tuple(
+        frozenset(deck.items[j] for j in np.flatnonzero(p[:k] >= MAYBE_P)) | {name}
+        for p, name in zip(probs, top, strict=True)
+    )
+
+
+def _plausible(
+    doubt: tuple[frozenset[str], ...], objectives: dict[str, tuple[str, ...]]
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The objective cards (card, sorted items) that the items in doubt may be: cards of
+    ``len(doubt)`` to ``OBJECTIVE_MAX_ITEMS`` items (an item may have been missed) to whose
+    distinct items the seen items can each be given one of their possible names."""
+    n = len(doubt)
+    out = []
+    for card, items in sorted(objectives.items()):
+        if not n <= len(items) <= OBJECTIVE_MAX_ITEMS:
+            continue
+        if any(
+            all(name in d for name, d in zip(perm, doubt, strict=True))
+            for perm in itertools.permutations(items, n)
+        ):
+            out.append((card, tuple(sorted(items))))
+    return out
+
+
+def decide_among(
+    cands: tuple[tuple[str, tuple[str, ...]], ...], visible: set[str], unsure: set[str]
+) -> tuple[Verdict, list[str], list[str], list[str]]:
+    """(verdict, missing, extra, reasons) when the objective is one of the cards ``cands``
+    ((card, items)): ``wrong`` or ``correct`` only when it is so whichever card it is."""
+    got = [decide(set(items), visible, unsure) for _, items in cands]
+    verdicts = {g[0] for g in got}
+    if verdicts == {"wrong"}:
+        extra = sorted(set.intersection(*(set(g[2]) for g in got)))
+        missing = sorted(set.intersection(*(set(g[1]) for g in got)))
+        return "wrong", missing, extra, []
+    if verdicts == {"correct"}:
+        return "correct", [], [], []
+    cards = ", ".join(c for c, _ in cands)
+    return "unsure", [], [], [f"objective card not surely read (one of {cards})"]
 
 
 def read_items(
@@ -499,6 +616,8 @@ def read_items(
     check_frame(frame)
     b = _score_blobs(frame, model, deck)
     markers = _markers(frame, b, deck) if use_codes else []
+    if use_codes:
+        markers += _objective_markers(frame, markers, deck)
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     seen = _sightings(b, deck, _hints(markers, b, deck), player)
     return FrameItems(seen, markers, b)
@@ -517,7 +636,9 @@ def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objecti
         card = codes[0]
         quad = _objective_quad(fi.markers, card, votes)
         on = frozenset(i for i, (_, blob) in enumerate(seen) if _inside(quad, blob.centre_px, 2.0))
-        return Objective(card, tuple(sorted(deck.objectives[card])), "code", quad, on)
+        searched = all(m.searched for m in fi.markers if m.card == card)
+        if not searched or (len(codes) == 1 and _agrees(seen, on, deck.objectives[card])):
+            return Objective(card, tuple(sorted(deck.objectives[card])), "code", quad, on)
     # objective items are smaller than player items: judge them by the look alone
     live = [i for i, s in enumerate(seen) if s[0].look_share >= UNSURE_BAND[1]]
     group = _objective_by_items(frame, [seen[i] for i in live], fi.blobs.im)
@@ -533,20 +654,36 @@ def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objecti
         probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in sorted(on)])
         known = _known_objective(probs, deck)
         if known is None:
+            # not one card surely: the cards the items may be (a claim is then judged
+            # against each of them, ``decide_among``)
+            doubt = _doubt(probs, deck, [seen[i][0].item for i in sorted(on)])
+            cands = _plausible(doubt, deck.objectives)
             names = sorted({seen[i][0].item for i in on})
-            return PicmixFailure(
-                f"objective card read from its items, but not surely (like {', '.join(names)})",
-                tuple(s for s, _ in seen),
-            )
+            if not cands:
+                return PicmixFailure(
+                    f"objective card read from its items, but not surely (like {', '.join(names)})",
+                    tuple(s for s, _ in seen),
+                )
+            return Objective(None, tuple(names), "items", None, on, doubt, tuple(cands))
         card_id, items = known
         return Objective(card_id, items, "items", None, on)
     names = sorted({seen[i][0].item for i in on})
     if len(names) != len(on) or any(seen[i][0].confidence < NAME_MIN for i in on):
-        return PicmixFailure(
-            f"objective card read from its items, but not surely: {', '.join(names)}",
-            tuple(s for s, _ in seen),
-        )
+        # the objective has len(on) distinct items, whose names are in doubt: a claim can
+        # still be surely wrong (``decide_in_doubt``)
+        index = {id(blob): n for n, blob in enumerate(fi.blobs.blobs)}
+        probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in sorted(on)])
+        doubt = _doubt(probs, deck, [seen[i][0].item for i in sorted(on)])
+        return Objective(None, tuple(sorted(seen[i][0].item for i in on)), "items", None, on, doubt)
     return Objective(None, tuple(names), "items", None, on)
+
+
+def _agrees(
+    seen: list[tuple[ItemSighting, Blob]], on: frozenset[int], items: tuple[str, ...]
+) -> bool:
+    """Whether the items surely seen inside an objective card found by the whole-frame search
+    are all printed on it (a marker read in a texture by chance must not set the objective)."""
+    return all(seen[i][0].item in items for i in on if seen[i][0].status == "visible")
 
 
 OBJECTIVE_MEAN_P = 0.3
@@ -671,19 +808,39 @@ def _verify_at(  # one scale of verify_frame
     fi = read_items(frame, deck, model, use_codes=use_codes)
     obj = find_objective(frame, fi, deck)
     if isinstance(obj, PicmixFailure):
+        if occluders(frame, fi.blobs.im) or hand_in_view(frame):
+            return replace(
+                obj,
+                reason="the objective card cannot be read (neither its code nor its items), "
+                "and a hand or arm in view may cover it",
+                covered=True,
+            )
         return obj
     sightings, visible, unsure = player_items(fi, obj.indices)
     if not any(s.on == "player" and s.status != "hidden" for s in sightings):
+        if occluders(frame, fi.blobs.im) or hand_in_view(frame):
+            return PicmixFailure(
+                "no item on the player's cards can be read, and a hand or arm in view may "
+                "cover them",
+                tuple(sightings),
+                covered=True,
+            )
         return PicmixFailure(
             "no player cards in view (no item outside the objective card)", tuple(sightings)
         )
-    verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure)
-    if verdict == "wrong" and not extra and _covered(frame, fi, sightings):
+    if obj.candidates:
+        verdict, missing, extra, reasons = decide_among(obj.candidates, visible, unsure)
+    elif obj.doubt:
+        verdict, missing, extra, reasons = decide_in_doubt(obj.doubt, visible, unsure)
+    else:
+        verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure)
+    # a hand may hide an objective item, never show one too many
+    surely_extra = bool(extra) or any("an objective card has" in r for r in reasons)
+    if verdict == "wrong" and not surely_extra and _covered(frame, fi, sightings):
         # an objective item not seen may lie under the hand over the cards
         verdict = "unsure"
-        reasons = [
-            f"a hand or object lies over the player's cards: {', '.join(missing)} may be under it"
-        ]
+        what = ", ".join(missing) or "an objective item"
+        reasons = [f"a hand or object lies over the player's cards: {what} may be under it"]
     quad = obj.quad_px
     return PicmixReading(
         objective_card=obj.card,
