@@ -1,4 +1,5 @@
-"""``pictable kit``: print the printable kit as PDF, or export its card faces as PNG."""
+"""``pictable kit``: print the printable kit as PDF, export its card faces as PNG, or learn
+the pieces of another Picasso kit from a photo."""
 
 from __future__ import annotations
 
@@ -43,6 +44,26 @@ examples:
   pictable kit print picmix --out picmix.pdf --paper letter
 """
 
+LEARN_GAMES = ("picasso",)
+
+LEARN_DESCRIPTION = """\
+Measure the pieces of your own kit and write a kit profile that `pictable analyze picasso
+--kit FILE` then uses (owners of the retail game use their own sticks and shapes).
+
+Lay the board with its markers 4-7, and on its canvas, apart from each other (not touching,
+not crossing): at least one stick of each length, one shape of each kind (circle, square,
+triangle, half-circle) in each colour you have, and the string in a loose curve. Then give a
+photo of it, or --camera to take a frame from a camera. The lengths, widths and colours are
+measured; what cannot be measured keeps the default kit's value (a note says so).
+"""
+
+LEARN_EPILOG = """\
+examples:
+  pictable kit learn picasso pieces.jpg --out retail.json
+  pictable kit learn picasso --camera 0 --calibration cam.json --out retail.json
+  pictable analyze picasso board.jpg --kit retail.json
+"""
+
 EXPORT_DESCRIPTION = """\
 Write one PNG per card face (RGB, 300 dpi by default, with the resolution in the file's
 metadata) named <card-id>_<front|back>.png, and a manifest.json listing every card: its
@@ -52,10 +73,10 @@ items and player-card items per face and half.
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``pictable kit`` (``print``, ``export``) to the top-level subcommands."""
+    """Add ``pictable kit`` (``print``, ``export``, ``learn``) to the top-level subcommands."""
     kit = subparsers.add_parser(
         "kit",
-        help="print the printable kit (PDF) or export its card faces (PNG)",
+        help="print the printable kit (PDF), export its card faces (PNG), or learn your own kit",
         description=KIT_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -100,9 +121,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     ex.set_defaults(func=run_export)
 
+    le = actions.add_parser(
+        "learn",
+        help="measure your own Picasso pieces from a photo and write a kit profile",
+        description=LEARN_DESCRIPTION,
+        epilog=LEARN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    le.add_argument(
+        "game", metavar="GAME", choices=LEARN_GAMES, help="one of " + ", ".join(LEARN_GAMES)
+    )
+    le.add_argument("images", nargs="*", metavar="IMAGE", help="photos of the pieces laid apart")
+    le.add_argument(
+        "--camera", metavar="INDEX", help="take a frame from this camera instead of a photo"
+    )
+    le.add_argument("--calibration", metavar="FILE", help="camera calibration file (lens)")
+    le.add_argument("--name", help="the profile's name (default: the file name of --out)")
+    le.add_argument(
+        "--out", metavar="FILE.json", required=True, type=Path, help="the kit profile to write"
+    )
+    le.set_defaults(func=run_learn)
+
     def no_action(args: argparse.Namespace) -> int:
         kit.print_usage(sys.stderr)
-        print("pictable kit: choose an action: print or export", file=sys.stderr)
+        print("pictable kit: choose an action: print, export or learn", file=sys.stderr)
         return 2
 
     kit.set_defaults(func=no_action)
@@ -198,3 +240,24 @@ def run_export(args: argparse.Namespace) -> int:
         return _fail(f"cannot write to {out}: {exc.strerror or exc}")
     print(f"wrote {manifest.parent}: PNG faces at {args.dpi:g} dpi and {manifest.name}")
     return 0
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    """``pictable kit learn picasso IMAGE|--camera INDEX --out FILE.json``: exit 0 written,
+    1 nothing learnable in the photos, 2 bad arguments or files."""
+    if args.game not in LEARN_GAMES:  # argparse checks too; kept for direct callers
+        return _fail(f"unknown GAME {args.game!r}; choose from {', '.join(LEARN_GAMES)}")
+    if bool(args.images) == (args.camera is not None):
+        return _fail("learn: give IMAGE files or --camera INDEX (one of them)")
+    out: Path = args.out
+    if out.is_dir():
+        return _fail(f"cannot write {out}: it is a directory")
+    from vision.picasso.learn import run_kit_learn
+
+    return run_kit_learn(
+        [str(p) for p in args.images],
+        str(out),
+        camera=args.camera,
+        calibration=args.calibration,
+        name=args.name,
+    )

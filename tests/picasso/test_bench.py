@@ -29,3 +29,47 @@ def _small(tmp_path: Path):  # type: ignore[no-untyped-def]
         return iter_boards(tier, n, seed, cache_dir=tmp_path)
 
     return it
+
+
+def test_report_hook_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``report(profile)`` returns the title, the summary rows and a Markdown section built
+    from the measurements (faked here: the real ones take minutes)."""
+
+    def fake_bench(tier: str, n: int, seed: int = 0, **_: object) -> dict:
+        errs = {k: {"boards": 0, "missed": 0, "extra": 0} for k in bench.KINDS}
+        errs["short_stick"] = {"boards": 1, "missed": 1, "extra": 0}
+        return {
+            "tier": tier, "seed": seed, "boards": n, "counted": n - 1, "counts_right": n - 2,
+            "cost_right": n - 2, "no_board": 0, "false_occlusion": 0, "occluded": 1,
+            "occlusion_found": 1, "kind_errors": errs, "ms_median": 40.0, "cpu_ms_median": 35.0,
+            "shape_kinds": {"shapes": 10, "found": 10, "geometry_right": 9, "model_right": 10,
+                            "asked": 1},
+            "failures": [{"index": 3, "seed": 3, "want": {"long_stick": 1, "short_stick": 2,
+                          "shape": 0, "string": 0},
+                          "got": {"long_stick": 1, "short_stick": 1, "shape": 0, "string": 0}}],
+        }  # fmt: skip
+
+    monkeypatch.setattr(bench, "bench_picasso", fake_bench)
+    monkeypatch.setattr(
+        bench,
+        "bench_speed",
+        lambda n, seed: {"boards": n, "repeats": 3, "ms_median_best": 25.0,
+                         "cpu_ms_median_best": 24.0, "ms_p95_best": 30.0},
+    )  # fmt: skip
+    monkeypatch.setattr(
+        bench,
+        "bench_turns",
+        lambda seeds: [{"seed": s, "frames": 80, "scores": {"A": 4}, "true_scores": {"A": 4},
+                        "right": True, "card_right": True, "guesser_right": True,
+                        "last_build_right": True, "builds": 1, "true_builds": 5}
+                       for s in seeds],
+    )  # fmt: skip
+    out = bench.report("quick")
+    assert out["title"] and out["markdown"].startswith("## ")
+    rows = {r["figure"]: r for r in out["summary"]}
+    counts = rows["Picasso normal: exact counts"]
+    assert counts["value"] == "90.9% (10/11)" and counts["met"] is False
+    assert rows["Picasso time per 1280x720 frame (median thread CPU, one thread)"]["met"] is True
+    assert "short stick: 1 boards (1 missed, 0 extra)" in out["markdown"]
+    with pytest.raises(ValueError, match="profile"):
+        bench.report("medium")

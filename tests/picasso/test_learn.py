@@ -115,3 +115,59 @@ def test_the_command_body_writes_the_profile(
     assert run_kit_learn([str(blank)], str(tmp_path / "x.json")) == 1
     assert "markers" in capsys.readouterr().err
     assert run_kit_learn([], str(out)) == 2
+
+
+def test_kit_learn_through_the_cli(
+    other_kit: None,
+    laid_apart_frame: np.ndarray,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``pictable kit learn picasso IMAGE --out FILE``, then ``analyze picasso --kit FILE``
+    reads a build of that kit right (and the default kit does not)."""
+    import json
+
+    import cv2
+
+    from pictable.cli import main
+
+    photo = tmp_path / "pieces.png"
+    cv2.imwrite(str(photo), laid_apart_frame)
+    out = tmp_path / "retail.json"
+    assert main(["kit", "learn", "picasso", str(photo), "--out", str(out)]) == 0
+    assert "learned from" in capsys.readouterr().out
+    profile = load_profile(out)
+    lengths = sorted(s.length_mm for s in profile.sticks)
+    assert lengths == pytest.approx([SHORT, LONG], abs=4)
+    frame, _ = render_scene(
+        board_scene(_build(), seed=12, tier="normal"), seed=12, provider=StandInTextures()
+    )
+    board = tmp_path / "build.png"
+    cv2.imwrite(str(board), frame)
+    assert main(["analyze", "picasso", str(board), "--kit", str(out), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["images"][0]
+    assert got["counts"] == {"long_stick": 2, "short_stick": 1, "shape": 1, "string": 0}
+    assert got["cost"] == 5
+    # bad arguments: exit 2 with a message, no traceback
+    assert main(["kit", "learn", "picasso", "--out", str(out)]) == 2
+    assert "IMAGE" in capsys.readouterr().err
+    assert main(["kit", "learn", "picasso", str(photo), "--camera", "0", "--out", str(out)]) == 2
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["kit", "learn", "picmix", str(photo), "--out", str(out)])
+    assert exc.value.code == 2
+    # a photo without the board: exit 1, the reason on stderr
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((360, 640, 3), 230, np.uint8))
+    assert main(["kit", "learn", "picasso", str(blank), "--out", str(tmp_path / "x.json")]) == 1
+    assert "markers" in capsys.readouterr().err
+
+
+def test_kit_learn_help_says_how_to_lay_the_pieces(capsys: pytest.CaptureFixture[str]) -> None:
+    from pictable.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["kit", "learn", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "apart" in out and "--camera" in out and "--kit" in out

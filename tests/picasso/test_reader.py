@@ -66,7 +66,10 @@ def test_sticks_touching_end_to_end(board_b: Any) -> None:
         == truth.board.counts
         == {"long_stick": 3, "short_stick": 1, "shape": 1, "string": 0}
     )
-    _assert_sticks_match(reading, truth)
+    # The V's second stick has both ends on other sticks (wood on wood: the end of one does
+    # not show on the other), so where it lies along its axis is only known to within about
+    # a stick's width there; the others' ends show against the canvas.
+    _assert_sticks_match(reading, truth, tol_mm=8.0)
 
 
 def test_a_hand_over_the_canvas_is_occluded_not_counted(board_b_hand: Any) -> None:

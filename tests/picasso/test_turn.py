@@ -52,3 +52,12 @@ def test_rendered_turn_scores_right(
     times = [e["t"] for e in events[1:]]
     assert times == sorted(times)
     assert replay(events).scores() == replay(truth).scores()
+    # and `pictable replay` scores the printed log the same way
+    log = tmp_path / "turn.jsonl"
+    log.write_text("\n".join(json.dumps(e) for e in events) + "\n", encoding="utf-8")
+    from pictable.cli import main
+
+    assert main(["replay", str(log), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["scores"] == replay(truth).scores()
+    assert summary["game"] == "picasso"

@@ -29,12 +29,56 @@ from calibration.result import Failure
 from vision.picasso.dataset import SEED_STRIDE, iter_boards
 from vision.picasso.reader import read_board
 from vision.picasso.reading import COST, COUNT_KEYS
+from vision.picasso.shape_model import ShapeNamer, default_namer
+from vision.picasso.shapes import ShapePatch
 
 KINDS = COUNT_KEYS
 
 
+class KindLog:
+    """A ``ShapeNamer`` that asks ``inner`` and writes down, per shape patch, its centre
+    (board mm), the kind its geometry gives and the kind ``inner`` gives instead (None to
+    keep the geometric one): geometry alone and geometry + model from one reading (the
+    model never removes a shape, so the counts are the same either way)."""
+
+    def __init__(self, inner: ShapeNamer) -> None:
+        self.inner = inner
+        self.rows: list[tuple[tuple[float, float], str, str | None]] = []
+
+    def name(
+        self, patch: ShapePatch, s: float, kind: str, dist: float, canvas: NDArray[np.uint8]
+    ) -> tuple[str, float, str] | None:
+        named = self.inner.name(patch, s, kind, dist, canvas)
+        self.rows.append((patch.geometry.centre_mm, kind, None if named is None else named[0]))
+        return named
+
+
+def _score_kinds(log: KindLog, board: dict[str, Any], out: dict[str, int]) -> None:
+    """Match the board's true shapes to the logged patches (centres within 10 mm) and count
+    the kinds right by geometry alone and by geometry + model."""
+    rows = list(log.rows)
+    for p in board["pieces"]:
+        if not (p["on_canvas"] and p["kind"] == "shape"):
+            continue
+        out["shapes"] += 1
+        c = np.asarray(p["polygon_mm"], np.float64).mean(0)
+        d = [float(np.hypot(*(np.asarray(r[0]) - c))) for r in rows]
+        if not d or min(d) > 10.0:
+            continue
+        _, geo, model = rows.pop(int(np.argmin(d)))
+        out["found"] += 1
+        out["geometry_right"] += geo == p["shape"]
+        out["asked"] += model is not None
+        out["model_right"] += (model or geo) == p["shape"]
+
+
 def bench_picasso(
-    tier: str = "normal", n: int = 200, seed: int = 0, *, calibrated: bool = False
+    tier: str = "normal",
+    n: int = 200,
+    seed: int = 0,
+    *,
+    calibrated: bool = False,
+    namer: ShapeNamer | None = None,
 ) -> dict[str, Any]:
     """Read ``n`` rendered boards of ``tier`` and score them.
 
@@ -44,6 +88,7 @@ def bench_picasso(
         seed: the run's seed (scene ``i`` uses ``seed * 1_000_003 + i``).
         calibrated: give the reader the camera's true intrinsics, as a calibration file
             would (default: none, a plain homography, as ``analyze`` without --calibration).
+        namer: the shape namer (default: the reader's, geometry and the ONNX model).
 
     Returns:
         a JSON-able dict: ``boards``; ``counted`` (boards without a hand over the canvas)
@@ -51,10 +96,14 @@ def bench_picasso(
         ``false_occlusion``; ``kind_errors`` (per piece kind: boards where that count is
         wrong, and the pieces missed and extra); ``occluded`` (boards with a hand over the
         canvas) and ``occlusion_found`` (reported occluded); ``ms_median``/``ms_p95`` (wall
-        time per frame) and ``cpu_ms_median``; ``failures``: the wrong boards, with what
-        was expected and read.
+        time per frame) and ``cpu_ms_median``; ``shape_kinds`` (on the counted boards:
+        true ``shapes``, ``found``, kind right by ``geometry_right`` alone and
+        ``model_right`` with the model, ``asked``: where the model overruled geometry);
+        ``failures``: the wrong boards, with what was expected and read.
     """
     cv2.setNumThreads(1)
+    log = KindLog(namer if namer is not None else default_namer())
+    kinds = {"shapes": 0, "found": 0, "geometry_right": 0, "model_right": 0, "asked": 0}
     counted = counts_right = cost_right = no_board = false_occ = 0
     occluded = occ_found = 0
     kind_errors = {k: {"boards": 0, "missed": 0, "extra": 0} for k in KINDS}
@@ -72,8 +121,9 @@ def bench_picasso(
                 np.asarray(c["dist"], np.float64),
                 (int(c["image_size_wh"][0]), int(c["image_size_wh"][1])),
             )
+        log.rows.clear()
         t0, c0 = time.perf_counter(), time.thread_time()
-        reading = read_board(b.frame, intrinsics=intr)
+        reading = read_board(b.frame, intrinsics=intr, namer=log)
         wall.append(time.perf_counter() - t0)
         cpu.append(time.thread_time() - c0)
         want = {k: int(b.board["counts"].get(k, 0)) for k in KINDS}
@@ -99,6 +149,7 @@ def bench_picasso(
                 }
             )
             continue
+        _score_kinds(log, b.board, kinds)
         got = reading.counts or {}
         ok = all(got.get(k, 0) == want[k] for k in KINDS)
         counts_right += ok
@@ -134,6 +185,7 @@ def bench_picasso(
         "ms_median": round(1e3 * float(np.median(wall)), 1) if wall else None,
         "ms_p95": round(1e3 * float(np.percentile(wall, 95)), 1) if wall else None,
         "cpu_ms_median": round(1e3 * float(np.median(cpu)), 1) if cpu else None,
+        "shape_kinds": kinds,
         "failures": failures,
     }
 
@@ -212,6 +264,355 @@ def bench_seams(n: int = 12, seed: int = 1) -> dict[str, Any]:
         "longs": out["long"][1],
         "longs_whole_pct": round(100.0 * out["long"][0] / max(out["long"][1], 1), 1),
     }
+
+
+def bench_speed(n: int = 60, seed: int = 0, repeats: int = 3) -> dict[str, Any]:
+    """Time per 1280 x 720 frame on the first ``n`` normal-tier boards of run ``seed``, one
+    OpenCV thread, everything included: each board read ``repeats`` times, its fastest read
+    kept (the machine may be shared: the fastest of a few is what the reader itself costs);
+    medians over boards, wall clock and thread CPU time."""
+    cv2.setNumThreads(1)
+    wall: list[float] = []
+    cpu: list[float] = []
+    first: list[float] = []
+    namer = default_namer()
+    for b in iter_boards("normal", n, seed):
+        ws, cs = [], []
+        for _ in range(repeats):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            read_board(b.frame, namer=namer)
+            ws.append(time.perf_counter() - t0)
+            cs.append(time.thread_time() - c0)
+        first.append(ws[0])
+        wall.append(min(ws))
+        cpu.append(min(cs))
+    return {
+        "boards": len(wall),
+        "repeats": repeats,
+        "ms_median_best": round(1e3 * float(np.median(wall)), 1) if wall else None,
+        "cpu_ms_median_best": round(1e3 * float(np.median(cpu)), 1) if cpu else None,
+        "ms_median_first": round(1e3 * float(np.median(first)), 1) if first else None,
+        "ms_p95_best": round(1e3 * float(np.percentile(wall, 95)), 1) if wall else None,
+    }
+
+
+def bench_turns(seeds: list[int], tier: str = "easy", fps: float = 6.0) -> list[dict[str, Any]]:
+    """Rendered Picasso turns (``vision.synth.render_sequence("picasso_turn", seed, tier)``,
+    card art of the printable kit, whose printed codes name the drawn card) followed frame by
+    frame by ``PicassoTurnTracker``; each turn's events replayed by the engine and compared
+    with the true events': the scores, the drawn card, the guesser, the last build."""
+    from engine import replay
+    from vision.picasso.turn import PicassoTurnTracker
+    from vision.synth import render_sequence
+
+    out = []
+    for seed in seeds:
+        seq = render_sequence("picasso_turn", seed, tier, fps=fps)
+        truth = seq.events
+        tracker = PicassoTurnTracker(list(truth[0]["players"]))
+        events = [tracker.events[0]]
+        frames = 0
+        for fr in seq:
+            frames += 1
+            events += tracker.update(fr.frame, fr.t)
+        events += tracker.finish()
+
+        def pick(evs: list[dict[str, Any]], kind: str, key: str) -> list[Any]:
+            return [e[key] for e in evs if e["type"] == kind]
+
+        try:
+            got_scores: dict[str, int] | str = replay(events).scores()
+        except ValueError as exc:  # the engine refuses the log
+            got_scores = f"refused: {exc}"
+        want_scores = replay(truth).scores()
+        builds, true_builds = pick(events, "build", "pieces"), pick(truth, "build", "pieces")
+        out.append(
+            {
+                "seed": seed,
+                "tier": tier,
+                "frames": frames,
+                "scores": got_scores,
+                "true_scores": want_scores,
+                "right": got_scores == want_scores,
+                "card_right": pick(events, "draw", "card") == pick(truth, "draw", "card"),
+                "guesser_right": pick(events, "guess", "player") == pick(truth, "guess", "player"),
+                "last_build_right": bool(builds) and builds[-1] == true_builds[-1],
+                "builds": len(builds),
+                "true_builds": len(true_builds),
+            }
+        )
+    return out
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:.1f}% ({a}/{b})" if b else "-"
+
+
+def _kind_errors_text(errs: dict[str, dict[str, int]]) -> str:
+    parts = [
+        f"{k.replace('_', ' ')}: {v['boards']} boards ({v['missed']} missed, {v['extra']} extra)"
+        for k, v in errs.items()
+        if v["boards"]
+    ]
+    return "; ".join(parts) if parts else "none"
+
+
+def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Sum the counts of several ``bench_picasso`` runs (same tier)."""
+    out: dict[str, Any] = {
+        k: sum(r[k] for r in runs)
+        for k in (
+            "boards",
+            "counted",
+            "counts_right",
+            "cost_right",
+            "no_board",
+            "false_occlusion",
+            "occluded",
+            "occlusion_found",
+        )
+    }
+    out["kind_errors"] = {
+        k: {f: sum(r["kind_errors"][k][f] for r in runs) for f in ("boards", "missed", "extra")}
+        for k in KINDS
+    }
+    out["shape_kinds"] = {f: sum(r["shape_kinds"][f] for r in runs) for f in runs[0]["shape_kinds"]}
+    out["failures"] = [dict(f, run_seed=r["seed"]) for r in runs for f in r["failures"]]
+    out["cpu_ms_median"] = float(np.median([r["cpu_ms_median"] for r in runs]))
+    out["ms_median"] = float(np.median([r["ms_median"] for r in runs]))
+    return out
+
+
+def report(profile: str) -> dict[str, Any]:
+    """The ``pictable bench`` hook (``reader-picasso``): ``quick`` (a few boards and one
+    turn, about a minute) or ``full`` (the issue's figures: 400 normal-tier boards and 120
+    held-out ones, 100 hard-tier boards with and without the camera's intrinsics, the speed,
+    the shape model against geometry alone, two rendered turns; a few minutes on cached
+    boards)."""
+    if profile not in ("quick", "full"):
+        raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
+    full = profile == "full"
+    normal_runs = [(0, 200), (1, 200)] if full else [(0, 12)]
+    hard_n = 100 if full else 4
+    speed_n = 40 if full else 8
+    turn_seeds = [2, 3] if full else [2]
+    t_start = time.perf_counter()
+    try:
+        import os
+
+        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+    except (AttributeError, OSError):
+        load = "unknown"
+
+    runs = [bench_picasso("normal", n, sd) for sd, n in normal_runs]
+    normal = _merge(runs)
+    # boards not looked at while the reader was developed (run seeds 0 and 1 were)
+    held = bench_picasso("normal", 120, 2) if full else None
+    hard = bench_picasso("hard", hard_n, 0)
+    hard_cal = bench_picasso("hard", hard_n, 0, calibrated=True) if full else None
+    speed = bench_speed(speed_n, 0)
+    turns = bench_turns(turn_seeds)
+    seams = bench_seams(6, 1) if full else None
+
+    counted = normal["counted"]
+    counts_share = normal["counts_right"] / counted if counted else 0.0
+    cost_share = normal["cost_right"] / counted if counted else 0.0
+    # CPU time of the one thread: on a shared machine the wall clock also counts the time
+    # other processes hold the cores (both are in the table)
+    ms = speed["cpu_ms_median_best"] or 0.0
+    turns_right = sum(t["right"] for t in turns)
+    # the model was trained on patches of run seed 1's boards: judge it on run seed 0's only
+    sk = runs[0]["shape_kinds"]
+    hk = hard["shape_kinds"]
+    seeds_text = ", ".join(f"run seed {sd} boards 0-{n - 1}" for sd, n in normal_runs)
+
+    def tier_row(name: str, r: dict[str, Any]) -> str:
+        return (
+            f"| {name} | {r['boards']} | {r['counted']} | {_pct(r['counts_right'], r['counted'])} "
+            f"| {_pct(r['cost_right'], r['counted'])} | {r['no_board']} | {r['false_occlusion']} "
+            f"| {_pct(r['occlusion_found'], r['occluded'])} |"
+        )
+
+    fail_rows = [
+        f"| {f['run_seed']} | {f['index']} | "
+        + (
+            f"{f.get('error') or 'reported occluded, no hand'} | |"
+            if "want" not in f
+            else " ".join(
+                f"{k.replace('_stick', '')} {f['want'][k]}->{f['got'].get(k, 0)}"
+                for k in KINDS
+                if f["got"].get(k, 0) != f["want"][k]
+            )
+            + f" | cost {sum(COST[k] * v for k, v in f['want'].items())} |"
+        )
+        for f in normal["failures"]
+    ]
+    lines = [
+        "## Picasso board reader (`vision.picasso`, issue 6)",
+        "",
+        "Rendered boards of `vision.synth` (`vision.picasso.dataset`: scene `i` of run seed `s` "
+        "is `random_picasso_board(default_rng(s * 1_000_003 + i), tier)`, cached as PNG under "
+        f"`cache/picasso`). Normal tier: {seeds_text}; up to 10 sticks with at least 3 "
+        "crossings, up to 4 shapes, the string on half the boards, spare pieces beside the "
+        "board, a hand over the canvas on about a quarter. Run seeds 0 and 1 are the boards "
+        "the reader was developed on; run seed 2 (boards 0-119) was only measured. No "
+        "calibration file (a plain "
+        "homography), unless said. A board with a hand over the canvas must be reported "
+        "`occluded` and is not counted; every other board is right when all four counts "
+        "(long sticks, short sticks, shapes, string) are exact, and its cost right when "
+        "stick 1, shape 2, string 3 sum to the true cost.",
+        "",
+        "| tier | boards | counted (no hand) | exact counts | exact cost | no board found "
+        "| falsely occluded | hand reported occluded |",
+        "|---|---|---|---|---|---|---|---|",
+        tier_row("normal", normal),
+        *([tier_row("normal, run seed 2 (held out)", held)] if held is not None else []),
+        tier_row(f"hard (run seed 0, {hard_n})", hard),
+    ]
+    if hard_cal is not None:
+        lines.append(tier_row("hard, with the camera's intrinsics", hard_cal))
+    lines += [
+        "",
+        "| figure | value | target |",
+        "|---|---|---|",
+        f"| normal: exact counts | {_pct(normal['counts_right'], counted)} | >= 98% |",
+        f"| normal: exact cost | {_pct(normal['cost_right'], counted)} | >= 98% |",
+        f"| time per 1280x720 frame, median (fastest of {speed['repeats']} reads of each of "
+        f"{speed['boards']} normal boards; thread CPU time) | {speed['cpu_ms_median_best']} ms "
+        f"(wall {speed['ms_median_best']} ms, p95 {speed['ms_p95_best']} ms) | <= 30 ms |",
+        f"| time per frame, median of single reads over all normal boards (wall; CPU) "
+        f"| {normal['ms_median']:.1f} ms; {normal['cpu_ms_median']:.1f} ms | - |",
+        f"| rendered turns replaying to the true scores | {turns_right}/{len(turns)} | all |",
+        "",
+        "Speed: one OpenCV thread (`cv2.setNumThreads(1)`), everything included (markers, "
+        "rectification, the reading, the shape model). The machine may be shared with other "
+        "work: each board is read several times and its fastest read kept, and the bar is "
+        "judged on the thread's CPU time (the wall clock also counts the time other processes "
+        f"held the cores; load average at the start of this run: {load}).",
+        "",
+        "**What fails.** Per piece kind, boards where that count is wrong "
+        f"(normal): {_kind_errors_text(normal['kind_errors'])}. Hard tier: "
+        f"{_kind_errors_text(hard['kind_errors'])}; {hard['no_board']} hard boards without "
+        "the board found (small, blurred markers under strong lens distortion).",
+        "",
+    ]
+    if fail_rows:
+        lines += [
+            "Wrong normal boards (true -> read):",
+            "",
+            "| run seed | board | what differs | |",
+            "|---|---|---|---|",
+            *fail_rows,
+            "",
+        ]
+    lines += [
+        "**The shape model against geometry alone** (`models/picasso_shapes`, ONNX through "
+        "`models.loader`): on the counted boards of run seed 0 (the model was trained on "
+        "patches of run seed 1's boards), true shapes matched to the patches read "
+        "(centres within 10 mm), kind right. The model is asked only where the outline "
+        "matches no kind well and never removes a shape, so counts and cost are the same "
+        "with or without it.",
+        "",
+        "| tier | shapes | found | kind right, geometry alone | kind right, geometry + model "
+        "| model overruled geometry |",
+        "|---|---|---|---|---|---|",
+        f"| normal (run seed 0) | {sk['shapes']} | {sk['found']} "
+        f"| {_pct(sk['geometry_right'], sk['found'])} "
+        f"| {_pct(sk['model_right'], sk['found'])} | {sk['asked']} |",
+        f"| hard | {hk['shapes']} | {hk['found']} | {_pct(hk['geometry_right'], hk['found'])} "
+        f"| {_pct(hk['model_right'], hk['found'])} | {hk['asked']} |",
+        "",
+        "Shapes partly under sticks (where the model matters): `models/picasso_shapes/REPORT.md`.",
+        "",
+        '**A turn that scores itself.** `render_sequence("picasso_turn", seed, "easy")` '
+        "(card art of the printable kit, 6 fps): the builder shows the drawn card, builds, "
+        "and shows the card again, then lays it at the guesser's place. The frames go through "
+        "`PicassoTurnTracker` (what `pictable analyze picasso --video` runs) and the events "
+        "through the engine's replay, as `pictable replay` does.",
+        "",
+        "| seed | frames | scores read | true scores | card | guesser | last build "
+        "| builds read / true |",
+        "|---|---|---|---|---|---|---|---|",
+        *[
+            f"| {t['seed']} | {t['frames']} | {t['scores']} | {t['true_scores']} | "
+            f"{'right' if t['card_right'] else 'wrong'} | "
+            f"{'right' if t['guesser_right'] else 'wrong'} | "
+            f"{'right' if t['last_build_right'] else 'wrong'} | "
+            f"{t['builds']} / {t['true_builds']} |"
+            for t in turns
+        ],
+        "",
+        "Builds are emitted only once the board has been still for half a second with no hand "
+        "over it, so pieces laid in quick succession make one build event, not one each.",
+    ]
+    if seams is not None:
+        lines += [
+            "",
+            "Two short sticks end to end in line vs one long stick (`bench_seams(6, 1)`): pairs "
+            f"split {seams['pairs_split']}/{seams['pairs']}, long sticks kept whole "
+            f"{seams['longs_whole']}/{seams['longs']}.",
+        ]
+    lines += ["", f"Run time of this report: {time.perf_counter() - t_start:.0f} s."]
+    summary = [
+        {
+            "figure": "Picasso normal: exact counts",
+            "value": _pct(normal["counts_right"], counted),
+            "target": ">= 98%",
+            "met": counts_share >= 0.98,
+        },
+        {
+            "figure": "Picasso normal: exact cost",
+            "value": _pct(normal["cost_right"], counted),
+            "target": ">= 98%",
+            "met": cost_share >= 0.98,
+        },
+        *(
+            [
+                {
+                    "figure": "Picasso normal, held-out run seed 2: exact counts / cost",
+                    "value": f"{_pct(held['counts_right'], held['counted'])} / "
+                    f"{_pct(held['cost_right'], held['counted'])}",
+                    "target": ">= 98%",
+                    "met": held["counted"] > 0
+                    and min(held["counts_right"], held["cost_right"]) >= 0.98 * held["counted"],
+                }
+            ]
+            if held is not None
+            else []
+        ),
+        {
+            "figure": "Picasso hard: exact counts",
+            "value": _pct(hard["counts_right"], hard["counted"]),
+            "target": "-",
+            "met": None,
+        },
+        {
+            "figure": "Picasso hand over the canvas reported occluded (normal)",
+            "value": _pct(normal["occlusion_found"], normal["occluded"]),
+            "target": "-",
+            "met": None,
+        },
+        {
+            "figure": "Picasso time per 1280x720 frame (median thread CPU, one thread)",
+            "value": f"{ms:.1f} ms",
+            "target": "<= 30 ms",
+            "met": ms <= 30.0,
+        },
+        {
+            "figure": "Picasso shape kind right: geometry alone -> with the model (normal, seed 0)",
+            "value": f"{_pct(sk['geometry_right'], sk['found'])} -> "
+            f"{_pct(sk['model_right'], sk['found'])}",
+            "target": "-",
+            "met": None,
+        },
+        {
+            "figure": "Picasso rendered turns replaying to the true scores",
+            "value": f"{turns_right}/{len(turns)}",
+            "target": "all",
+            "met": turns_right == len(turns),
+        },
+    ]
+    return {"title": "Picasso board reader", "summary": summary, "markdown": "\n".join(lines)}
 
 
 def main(argv: list[str] | None = None) -> int:

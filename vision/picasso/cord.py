@@ -9,6 +9,7 @@ annotation.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -55,7 +56,7 @@ def find_cord(
     or on pieces)."""
     thickness = profile.string_thickness_mm
     # Thicker than twice the string: not the string.
-    k = 2 * round(1.1 * thickness * s) + 1
+    k = 2 * math.ceil(1.1 * thickness * s) + 1
     thick = cv2.morphologyEx(
         dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     )
@@ -80,8 +81,10 @@ def find_cord(
     if grey is not None and 1 < n < 65535:
         grey_small = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
         # each pixel round a patch, labelled with the patch (a max filter on the labels)
+        # (the ring reaches about 1.5 mm out on the half-size copy)
+        r = 2 * max(1, round(0.75 * s)) + 1
         around = cv2.dilate(
-            lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+            lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
         ).astype(np.int64)
         ring = (small == 0) & (around > 0)
         ring_px = np.bincount(around[ring], minlength=n)
@@ -111,10 +114,15 @@ def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArra
     left = np.ones(len(pts), bool)
     reach2 = (2 * cell) ** 2
     chains: list[list[int]] = []
+    # all squared distances at once when the cells are few (a string makes under a hundred)
+    dist2: NDArray[np.float32] | None = None
+    if len(pts) <= 600:
+        diff = pts[:, None, :] - pts[None, :, :]
+        dist2 = (diff * diff).sum(2)
 
-    def nearest(p: NDArray[np.float32]) -> int:
-        d = ((pts - p) ** 2).sum(1)
-        d[~left] = np.inf
+    def nearest(i: int) -> int:
+        row = dist2[i] if dist2 is not None else ((pts - pts[i]) ** 2).sum(1)
+        d = np.where(left, row, np.inf)
         j = int(np.argmin(d))
         return j if d[j] <= reach2 else -1
 
@@ -124,7 +132,7 @@ def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArra
         left[start] = False
         for end in (1, 0):  # grow the tail, then the head
             while True:
-                j = nearest(pts[chain[-1] if end else chain[0]])
+                j = nearest(chain[-1] if end else chain[0])
                 if j < 0:
                     break
                 left[j] = False

@@ -11,8 +11,8 @@ when it is confident (``CONFIDENT``). It never removes a shape (the cost does no
 the kind, and rejecting patches it took for "not a shape" dropped real shapes half under a
 stick). The figures (what it changes over geometry alone, on rendered
 boards it was not trained on) are in ``models/picasso_shapes/REPORT.md``: nothing on the
-benchmark's boards (geometry is already right on every normal-tier shape), the kind of 8 more
-shapes in 60 (27 -> 35) where shapes lie partly under sticks.
+benchmark's boards (geometry is already right on every normal-tier shape), the kind of 7 more
+shapes in 60 (36 -> 43) where shapes lie partly under sticks.
 """
 
 from __future__ import annotations

@@ -199,3 +199,65 @@ def colour_patches(
         cv2.drawContours(m, [c - [x, y]], -1, 1, cv2.FILLED)
         patches.append(ShapePatch(colour, c, m, (x, y, w, h), measure(c, s)))
     return patches, too_big
+
+
+#: Two parts of one colour this close (mm) may be one shape with a stick across it.
+JOIN_GAP_MM = 11.0
+#: ...when their convex hull is at most this share bare canvas (kit shapes are convex).
+JOIN_MAX_CANVAS = 0.04
+
+
+def join_split(
+    patches: list[ShapePatch], labels: NDArray[np.uint8], s: float, profile: KitProfile
+) -> list[ShapePatch]:
+    """Patches of one colour that are the two sides of one shape with a stick laid across it
+    (players do lay sticks over shapes): two patches within ``JOIN_GAP_MM`` of each other
+    whose convex hull (kit shapes are convex) is almost no bare canvas (``labels``: the
+    classes of ``vision.picasso.segment``) and matches a kit shape better than either part
+    does alone become one patch, the hull."""
+    if len(patches) < 2:
+        return patches
+    out = list(patches)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                joined = _join(out[i], out[j], labels, s, profile)
+                if joined is not None:
+                    out = [p for k, p in enumerate(out) if k not in (i, j)] + [joined]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out
+
+
+def _join(
+    a: ShapePatch, b: ShapePatch, labels: NDArray[np.uint8], s: float, profile: KitProfile
+) -> ShapePatch | None:
+    gap = JOIN_GAP_MM * s
+    ax, ay, aw, ah = a.box
+    bx, by, bw, bh = b.box
+    if ax > bx + bw + gap or bx > ax + aw + gap or ay > by + bh + gap or by > ay + ah + gap:
+        return None
+    # the nearest points of the two outlines
+    pa = a.contour_px.reshape(-1, 2).astype(np.float32)
+    pb = b.contour_px.reshape(-1, 2).astype(np.float32)
+    d2 = ((pa[:, None, :] - pb[None, :, :]) ** 2).sum(2)
+    if float(d2.min()) > gap * gap:
+        return None
+    hull = cv2.convexHull(np.concatenate([a.contour_px, b.contour_px]).astype(np.int32))
+    x, y, w, h = cv2.boundingRect(hull)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [hull - [x, y]], -1, 1, cv2.FILLED)
+    sub = labels[y : y + h, x : x + w]
+    inside = m > 0
+    if float((sub[inside] == CANVAS_CODE).mean()) > JOIN_MAX_CANVAS:
+        return None
+    geom = measure(hull, s)
+    _, d_joined = classify_geometry(geom, profile)
+    d_parts = min(classify_geometry(p.geometry, profile)[1] for p in (a, b))
+    if d_joined >= d_parts or d_joined > 3.0:
+        return None
+    return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)

@@ -1,0 +1,527 @@
+"""An independent Picasso board drawer: photos of the board drawn with plain OpenCV from
+KIT.md's defaults alone (not ``vision.synth``), to check that the reader is not fitted to
+the project's own renderer.
+
+The table, the board and everything on it are drawn flat in table millimetres (board
+markers 4-7 of ``DICT_4X4_50``, 30 mm, their inner corners on the canvas corners; a
+360 x 260 off-white canvas; sticks 100 x 8 and 50 x 8 of light wood with grain and a drop
+shadow; circle d40, square 35, triangle side 40 and half-circle d40 in solid red, blue,
+yellow or green; a dark cord 2.5 mm thick in free curves; spare pieces beside the board;
+sometimes a hand and arm over the canvas), then seen by a 1280 x 720 camera: a
+perspective warp (0.95-1.5 px/mm, turned, tilted), uneven light, blur, sensor noise and
+JPEG compression.
+
+    .venv/bin/python -m tests.picasso.independent --n 100 --seed 0      # measure the reader
+    .venv/bin/python -m tests.picasso.independent --n 4 --out DIR      # write some photos
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: KIT.md's defaults, millimetres.
+CANVAS_W_MM, CANVAS_H_MM = 360.0, 260.0
+MARKER_MM = 30.0
+STICKS_MM = {"long_stick": 100.0, "short_stick": 50.0}
+STICK_W_MM = 8.0
+SHAPE_KINDS = ("circle", "square", "triangle", "half_circle")
+COLOURS_BGR = {
+    "red": (45, 40, 200),
+    "blue": (175, 95, 35),
+    "yellow": (40, 200, 235),
+    "green": (70, 155, 45),
+}
+COST = {"long_stick": 1, "short_stick": 1, "shape": 2, "string": 3}
+
+#: The flat scene is drawn at this scale, over this part of the table (mm, canvas origin).
+DRAW_PX_PER_MM = 3.0
+TABLE_MM = (-260.0, -150.0, 620.0, 420.0)  # x0, y0, x1, y1
+FRAME_WH = (1280, 720)
+
+
+@dataclass
+class Board:
+    """One drawn photo: ``frame`` (720, 1280, 3) uint8 BGR, the ``counts`` on the canvas,
+    whether a hand covers part of the canvas, and the pieces (for failure reports)."""
+
+    frame: NDArray[np.uint8]
+    counts: dict[str, int]
+    hand: bool
+    crossings: int
+    pieces: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def cost(self) -> int:
+        return sum(COST[k] * v for k, v in self.counts.items())
+
+
+class _Canvas:
+    """The flat table drawing, with a label image to measure how much of a piece shows."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        x0, y0, x1, y1 = TABLE_MM
+        k = DRAW_PX_PER_MM
+        self.w, self.h = round((x1 - x0) * k), round((y1 - y0) * k)
+        base = np.array(rng.uniform([60, 80, 100], [140, 150, 170]), np.float32)
+        low = cv2.resize(
+            rng.normal(0, 12, (6, 9)).astype(np.float32), (self.w, self.h), cv2.INTER_CUBIC
+        )
+        grain = cv2.GaussianBlur(rng.normal(0, 6, (self.h, self.w)).astype(np.float32), (0, 0), 3)
+        self.img = np.clip(base[None, None, :] + (low + grain)[:, :, None], 0, 255).astype(
+            np.float32
+        )
+        self.labels = np.zeros((self.h, self.w), np.int32)
+
+    def px(self, pts_mm: NDArray[np.float64]) -> NDArray[np.int32]:
+        """(N, 2) mm -> (N, 2) int32 pixel coordinates with 4 fractional bits."""
+        p = (np.asarray(pts_mm, np.float64) - TABLE_MM[:2]) * DRAW_PX_PER_MM
+        return np.round(p * 16).astype(np.int32)
+
+    def poly(self, pts_mm: NDArray[np.float64], bgr: Any, label: int = 0) -> None:
+        p = self.px(pts_mm)
+        cv2.fillPoly(self.img, [p], bgr, cv2.LINE_AA, 4)
+        if label:
+            cv2.fillPoly(self.labels, [p], label, cv2.LINE_8, 4)
+
+    def shadow(self, pts_mm: NDArray[np.float64], offset_mm: tuple[float, float]) -> None:
+        p = self.px(np.asarray(pts_mm) + offset_mm)
+        pad = round(6 * DRAW_PX_PER_MM)
+        x0, y0 = np.maximum(p.min(0) // 16 - pad, 0)
+        x1, y1 = np.minimum(p.max(0) // 16 + pad, [self.w, self.h])
+        if x1 <= x0 or y1 <= y0:
+            return
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(m, [p - 16 * np.array([x0, y0], np.int32)], 255, cv2.LINE_AA, 4)
+        m = cv2.GaussianBlur(m, (0, 0), 1.5 * DRAW_PX_PER_MM).astype(np.float32) / 255
+        self.img[y0:y1, x0:x1] *= (1 - 0.35 * m)[:, :, None]
+
+
+def _rect(centre: NDArray[np.float64], angle: float, length: float, width: float) -> Any:
+    d = np.array([math.cos(angle), math.sin(angle)])
+    n = np.array([-d[1], d[0]])
+    c = np.asarray(centre, np.float64)
+    return np.array(
+        [
+            c - d * length / 2 - n * width / 2,
+            c + d * length / 2 - n * width / 2,
+            c + d * length / 2 + n * width / 2,
+            c - d * length / 2 + n * width / 2,
+        ]
+    )
+
+
+def _shape_outline(kind: str, centre: NDArray[np.float64], angle: float) -> Any:
+    c = np.asarray(centre, np.float64)
+    if kind == "circle":
+        t = np.linspace(0, 2 * math.pi, 90, endpoint=False)
+        pts = np.stack([20 * np.cos(t), 20 * np.sin(t)], 1)
+    elif kind == "square":
+        pts = np.array([[-17.5, -17.5], [17.5, -17.5], [17.5, 17.5], [-17.5, 17.5]])
+    elif kind == "triangle":
+        r = 40 / math.sqrt(3)
+        t = np.array([-90, 30, 150]) * math.pi / 180
+        pts = np.stack([r * np.cos(t), r * np.sin(t)], 1)
+    else:  # half-circle: its flat side through the centre of the d40 circle
+        t = np.linspace(0, math.pi, 46)
+        pts = np.stack([20 * np.cos(t), 20 * np.sin(t) - 8.5], 1)
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    return pts @ rot.T + c
+
+
+def _segments_cross(a: Any, b: Any) -> bool:
+    def side(p: Any, q: Any, r: Any) -> float:
+        return float((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+
+    return (side(a[0], a[1], b[0]) * side(a[0], a[1], b[1]) < 0) and (
+        side(b[0], b[1], a[0]) * side(b[0], b[1], a[1]) < 0
+    )
+
+
+def _wood(cv: _Canvas, poly: Any, rng: np.random.Generator, label: int) -> None:
+    """A stick: light wood, a few grain lines along it, slightly darker edges."""
+    base = np.array(rng.uniform([120, 170, 205], [150, 195, 230]))
+    cv.shadow(poly, (0.8, 1.0))
+    cv.poly(poly, tuple(float(v) for v in base * 0.86), label)
+    # the top face: the long sides moved in by 0.8 mm
+    a, b, c, d = poly
+    n = (d - a) / max(float(np.linalg.norm(d - a)), 1e-9)
+    inner = np.array([a + 0.8 * n, b + 0.8 * n, c - 0.8 * n, d - 0.8 * n])
+    cv.poly(inner, tuple(float(v) for v in base), 0)
+    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+    for _ in range(3):
+        off = rng.uniform(1.5, STICK_W_MM - 1.5)
+        p0 = a + n * off + along * rng.uniform(0, 10)
+        p1 = b + n * (off + rng.uniform(-0.6, 0.6)) - along * rng.uniform(0, 10)
+        cv2.line(
+            cv.img,
+            tuple(cv.px(p0[None])[0]),
+            tuple(cv.px(p1[None])[0]),
+            tuple(float(v) for v in base * rng.uniform(0.88, 0.95)),
+            max(1, round(0.4 * DRAW_PX_PER_MM)),
+            cv2.LINE_AA,
+            4,
+        )
+
+
+def _string_path(rng: np.random.Generator, on_canvas: bool) -> Any:
+    """A cord 350-600 mm long in free curves: a walk whose heading turns smoothly, kept
+    inside the canvas (bouncing off a 12 mm margin)."""
+    length = rng.uniform(350, 600) if on_canvas else rng.uniform(200, 300)
+    step = 1.0
+    if on_canvas:
+        lo, hi = np.array([12.0, 12.0]), np.array([CANVAS_W_MM - 12, CANVAS_H_MM - 12])
+    else:
+        lo, hi = np.array([-230.0, 20.0]), np.array([-70.0, 240.0])
+    p = rng.uniform(lo + 30, hi - 30)
+    heading = rng.uniform(0, 2 * math.pi)
+    turn = 0.0
+    pts = [p.copy()]
+    for _ in range(int(length / step)):
+        turn = 0.9 * turn + rng.normal(0, 0.012)
+        heading += turn
+        q = p + step * np.array([math.cos(heading), math.sin(heading)])
+        if np.any(q < lo) or np.any(q > hi):
+            heading += math.pi * rng.uniform(0.5, 0.8)
+            turn = 0.0
+            continue
+        p = q
+        pts.append(p.copy())
+    return np.array(pts)
+
+
+def draw_board(seed: int, *, hand: bool | None = None, string: bool | None = None) -> Board:
+    """One photo of the board (module docstring), drawn from ``seed``: 0-10 sticks of which
+    several cross, 0-4 shapes, the string on half the boards, spare pieces beside the
+    board, a hand over the canvas on a quarter of them (or as ``hand`` says)."""
+    rng = np.random.default_rng(seed)
+    cv = _Canvas(rng)
+    if hand is None:
+        hand = bool(rng.random() < 0.25)
+    if string is None:
+        string = bool(rng.random() < 0.5)
+    # The board: a white card with the markers, the canvas off-white on it.
+    white = tuple(float(v) for v in rng.uniform(225, 245, 3))
+    cv.shadow(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), (3, 4))
+    cv.poly(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), white)
+    paper = np.array(rng.uniform(226, 242)) + rng.uniform(-5, 5, 3)
+    cv.poly(
+        np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]]),
+        tuple(float(v) for v in paper),
+    )
+    aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    side = round(MARKER_MM * DRAW_PX_PER_MM)
+    for mid, (x, y) in {
+        4: (-MARKER_MM, -MARKER_MM),
+        5: (CANVAS_W_MM, -MARKER_MM),
+        6: (CANVAS_W_MM, CANVAS_H_MM),
+        7: (-MARKER_MM, CANVAS_H_MM),
+    }.items():
+        m = cv2.aruco.generateImageMarker(aruco, mid, side).astype(np.float32)
+        m = 25 + m * (200 / 255) + 20 * (m > 0)
+        px = round((x - TABLE_MM[0]) * DRAW_PX_PER_MM)
+        py = round((y - TABLE_MM[1]) * DRAW_PX_PER_MM)
+        cv.img[py : py + side, px : px + side] = m[:, :, None]
+
+    pieces: list[dict[str, Any]] = []
+    label = 0
+    # Shapes first, apart from each other.
+    n_shapes = int(rng.integers(0, 5))
+    centres: list[NDArray[np.float64]] = []
+    for _ in range(n_shapes * 20):
+        if len(centres) == n_shapes:
+            break
+        c = rng.uniform([30, 30], [CANVAS_W_MM - 30, CANVAS_H_MM - 30])
+        if all(np.linalg.norm(c - o) > 50 for o in centres):
+            centres.append(c)
+    for c in centres:
+        kind = str(rng.choice(SHAPE_KINDS))
+        colour = str(rng.choice(list(COLOURS_BGR)))
+        outline = _shape_outline(kind, c, rng.uniform(0, 2 * math.pi))
+        label += 1
+        cv.shadow(outline, (0.6, 0.8))
+        bgr = np.array(COLOURS_BGR[colour]) * rng.uniform(0.9, 1.08)
+        cv.poly(outline, tuple(float(v) for v in np.clip(bgr, 0, 255)), label)
+        pieces.append({"kind": "shape", "shape": kind, "colour": colour, "label": label})
+    shape_area = (cv.labels > 0).copy()
+
+    # Sticks: some in a heap crossing each other, the others anywhere; never over a shape.
+    n_sticks = int(rng.integers(0, 11))
+    segs: list[Any] = []
+    heap = rng.uniform([90, 80], [CANVAS_W_MM - 90, CANVAS_H_MM - 80])
+    tries = 0
+    while len(segs) < n_sticks and tries < 400:
+        tries += 1
+        kind = "long_stick" if rng.random() < 0.55 else "short_stick"
+        length = STICKS_MM[kind]
+        angle = rng.uniform(0, math.pi)
+        if len(segs) < 4 and rng.random() < 0.8:
+            c = heap + rng.normal(0, 18, 2)
+        else:
+            c = rng.uniform([10, 10], [CANVAS_W_MM - 10, CANVAS_H_MM - 10])
+        poly = _rect(c, angle, length, STICK_W_MM)
+        if poly.min(0)[0] < 6 or poly.min(0)[1] < 6:
+            continue
+        if poly.max(0)[0] > CANVAS_W_MM - 6 or poly.max(0)[1] > CANVAS_H_MM - 6:
+            continue
+        m = np.zeros_like(cv.labels, np.uint8)
+        cv2.fillPoly(m, [cv.px(_rect(c, angle, length + 4, STICK_W_MM + 4))], 1, cv2.LINE_8, 4)
+        if (m.astype(bool) & shape_area).any():
+            continue
+        d = np.array([math.cos(angle), math.sin(angle)])
+        ends = np.array([c - d * length / 2, c + d * length / 2])
+        # no two sticks nearly in line and overlapping (one would hide the other)
+        if any(
+            abs(math.sin(angle - o["angle"])) < math.sin(math.radians(12))
+            and np.linalg.norm(c - o["centre"]) < (length + o["length"]) / 2 + 4
+            and abs(float(d[0] * (c - o["centre"])[1] - d[1] * (c - o["centre"])[0]))
+            < STICK_W_MM + 3
+            for o in segs
+        ):
+            continue
+        label += 1
+        _wood(cv, poly, rng, label)
+        segs.append({"kind": kind, "centre": c, "angle": angle, "length": length, "ends": ends})
+        pieces.append({"kind": kind, "ends_mm": ends.round(1).tolist(), "label": label})
+    crossings = sum(
+        _segments_cross(a["ends"], b["ends"]) for i, a in enumerate(segs) for b in segs[i + 1 :]
+    )
+    # A stick mostly hidden by the ones laid after it is not a fair question: redraw.
+    for p in pieces:
+        full = np.zeros_like(cv.labels, np.uint8)
+        if p["kind"] == "shape":
+            continue
+        seg = next(s for s in segs if np.allclose(s["ends"], np.array(p["ends_mm"]), atol=0.1))
+        cv2.fillPoly(
+            full,
+            [cv.px(_rect(seg["centre"], seg["angle"], seg["length"], STICK_W_MM))],
+            1,
+            cv2.LINE_8,
+            4,
+        )
+        shown = float((cv.labels[full > 0] == p["label"]).mean())
+        if shown < 0.65:
+            return draw_board(seed + 7_919, hand=hand, string=string)
+
+    if string:
+        path = _string_path(rng, True)
+        pts = cv.px(path)
+        sh = np.zeros((cv.h, cv.w), np.uint8)
+        cv2.polylines(sh, [pts + 16 * 3], False, 255, round(2.5 * DRAW_PX_PER_MM), cv2.LINE_AA, 4)
+        sh = cv2.GaussianBlur(sh, (0, 0), DRAW_PX_PER_MM).astype(np.float32) / 255
+        cv.img *= (1 - 0.3 * sh)[:, :, None]
+        cord = tuple(float(v) for v in rng.uniform([30, 30, 35], [60, 55, 70]))
+        thick = rng.uniform(2.2, 3.0)
+        cv2.polylines(cv.img, [pts], False, cord, round(thick * DRAW_PX_PER_MM), cv2.LINE_AA, 4)
+        pieces.append({"kind": "string", "length_mm": round(float(len(path)), 1)})
+
+    # The supply beside the board: not counted.
+    for _ in range(int(rng.integers(2, 6))):
+        c = np.array([rng.uniform(-220, -70), rng.uniform(-100, 350)])
+        if rng.random() < 0.6:
+            kind = "long_stick" if rng.random() < 0.5 else "short_stick"
+            _wood(cv, _rect(c, rng.uniform(0, math.pi), STICKS_MM[kind], STICK_W_MM), rng, 0)
+        else:
+            colour = str(rng.choice(list(COLOURS_BGR)))
+            cv.poly(
+                _shape_outline(str(rng.choice(SHAPE_KINDS)), c, rng.uniform(0, 6.3)),
+                COLOURS_BGR[colour],
+            )
+    if rng.random() < 0.4:
+        cv2.polylines(
+            cv.img,
+            [cv.px(_string_path(rng, False))],
+            False,
+            (45, 40, 50),
+            round(2.5 * DRAW_PX_PER_MM),
+            cv2.LINE_AA,
+            4,
+        )
+
+    if hand:
+        _hand(cv, rng)
+
+    counts = {
+        "long_stick": sum(1 for s in segs if s["kind"] == "long_stick"),
+        "short_stick": sum(1 for s in segs if s["kind"] == "short_stick"),
+        "shape": len(centres),
+        "string": int(string),
+    }
+    frame = _photograph(cv.img, rng)
+    return Board(frame, counts, hand, crossings, pieces)
+
+
+def _hand(cv: _Canvas, rng: np.random.Generator) -> None:
+    """An arm coming in over the bottom or a side of the board, a palm over the canvas."""
+    skin = np.array(rng.uniform([90, 120, 170], [140, 170, 225]))
+    tip = rng.uniform([80, 70], [CANVAS_W_MM - 80, CANVAS_H_MM - 60])
+    side = rng.integers(0, 3)
+    start = {
+        0: np.array([tip[0] + rng.uniform(-80, 80), 420.0]),
+        1: np.array([-250.0, tip[1] + rng.uniform(-60, 60)]),
+        2: np.array([610.0, tip[1] + rng.uniform(-60, 60)]),
+    }[int(side)]
+    d = tip - start
+    d /= np.linalg.norm(d)
+    n = np.array([-d[1], d[0]])
+    wrist = tip - d * 90
+    arm = np.array([start + n * 45, wrist + n * 38, wrist - n * 38, start - n * 45])
+    cv.shadow(arm, (6, 8))
+    cv.poly(arm, tuple(float(v) for v in skin * 0.95))
+    palm = wrist - d * 5
+    ax = (int(60 * DRAW_PX_PER_MM), int(42 * DRAW_PX_PER_MM))
+    centre = tuple(int(v) for v in cv.px((palm + d * 45)[None])[0] // 16)
+    angle = math.degrees(math.atan2(d[1], d[0]))
+    cv2.ellipse(cv.img, centre, ax, angle, 0, 360, tuple(float(v) for v in skin), -1, cv2.LINE_AA)
+    for f in range(4):
+        base = palm + d * 80 + n * (-27 + 18 * f)
+        tipf = base + d * rng.uniform(25, 45)
+        cv2.line(
+            cv.img,
+            tuple(cv.px(base[None])[0]),
+            tuple(cv.px(tipf[None])[0]),
+            tuple(float(v) for v in skin * 1.02),
+            round(15 * DRAW_PX_PER_MM),
+            cv2.LINE_AA,
+            4,
+        )
+
+
+def _photograph(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """The flat drawing as a 1280 x 720 camera sees it: a homography (scale 0.95-1.5 px/mm,
+    turned up to 15 degrees, corners tilted by up to 5%), uneven light, blur, noise, JPEG."""
+    w, h = FRAME_WH
+    scale = rng.uniform(0.95, 1.5)
+    ang = math.radians(rng.uniform(-15, 15))
+    cx, cy = w / 2 + rng.uniform(-60, 60), h / 2 + rng.uniform(-30, 30)
+    canvas = np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]])
+    mid = canvas.mean(0)
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    dst = (canvas - mid) @ rot.T * scale + [cx, cy]
+    dst += rng.uniform(-0.05, 0.05, (4, 2)) * scale * np.array([CANVAS_W_MM, CANVAS_H_MM])
+    src = (canvas - TABLE_MM[:2]) * DRAW_PX_PER_MM
+    hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    # Anti-alias before shrinking (the drawing has ~3 px per frame pixel).
+    sigma = 0.45 * DRAW_PX_PER_MM / scale
+    smooth = cv2.GaussianBlur(img, (0, 0), sigma)
+    out = cv2.warpPerspective(
+        smooth,
+        hm,
+        (w, h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
+    seen = cv2.warpPerspective(
+        np.ones(img.shape[:2], np.float32),
+        hm,
+        (w, h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+    )
+    # Beyond the drawing: more of the table, its mean colour with a little texture.
+    table = img[: 40 * round(DRAW_PX_PER_MM)].reshape(-1, 3).mean(0)
+    rest = (
+        table[None, None, :]
+        + cv2.GaussianBlur(rng.normal(0, 5, (h, w)).astype(np.float32), (0, 0), 2)[:, :, None]
+    )
+    out = out + (1 - seen)[:, :, None] * rest
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    lx, ly = rng.uniform(-1, 1, 2)
+    light = 1.0 + rng.uniform(0.05, 0.18) * (lx * (xx / w - 0.5) + ly * (yy / h - 0.5))
+    light *= rng.uniform(0.85, 1.05)
+    tint = rng.uniform(0.97, 1.03, 3).astype(np.float32)
+    out = out * light[:, :, None] * tint[None, None, :]
+    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.1))
+    out += rng.normal(0, rng.uniform(1.5, 4.0), out.shape).astype(np.float32)
+    frame = np.clip(out, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 95))])
+    if not ok:
+        raise OSError("cannot encode JPEG")
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+
+
+def measure(n: int, seed: int = 0, verbose: bool = False) -> dict[str, Any]:
+    """Read ``n`` drawn boards (scene ``i`` uses seed ``seed * 100_003 + i``): boards with a
+    hand over the canvas must be reported occluded; the others counted exactly."""
+    from calibration.result import Failure
+    from vision.picasso import read_board
+
+    cv2.setNumThreads(1)
+    counted = right = cost_right = occluded = occ_found = false_occ = no_board = 0
+    ms: list[float] = []
+    failures: list[dict[str, Any]] = []
+    for i in range(n):
+        b = draw_board(seed * 100_003 + i)
+        t0 = time.thread_time()
+        r = read_board(b.frame)
+        ms.append(1e3 * (time.thread_time() - t0))
+        if b.hand:
+            occluded += 1
+            occ_found += int(not isinstance(r, Failure) and r.occluded)
+            continue
+        counted += 1
+        if isinstance(r, Failure):
+            no_board += 1
+            failures.append({"index": i, "error": r.reason})
+            continue
+        if r.occluded:
+            false_occ += 1
+            failures.append({"index": i, "false_occlusion": True})
+            continue
+        got = r.counts or {}
+        ok = all(got.get(k, 0) == v for k, v in b.counts.items())
+        right += ok
+        cost_right += r.cost == b.cost
+        if not ok:
+            failures.append({"index": i, "want": b.counts, "got": got, "crossings": b.crossings})
+    return {
+        "boards": n,
+        "counted": counted,
+        "counts_right": right,
+        "cost_right": cost_right,
+        "no_board": no_board,
+        "false_occlusion": false_occ,
+        "occluded": occluded,
+        "occlusion_found": occ_found,
+        "cpu_ms_median": round(float(np.median(ms)), 1) if ms else None,
+        "failures": failures,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--n", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, help="write the photos (PNG) and their counts here")
+    args = ap.parse_args(argv)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for i in range(args.n):
+            b = draw_board(args.seed * 100_003 + i)
+            cv2.imwrite(str(args.out / f"board_{i:03d}.png"), b.frame)
+            (args.out / f"board_{i:03d}.json").write_text(
+                json.dumps({"counts": b.counts, "hand": b.hand, "crossings": b.crossings})
+            )
+        return 0
+    res = measure(args.n, args.seed)
+    print(json.dumps({k: v for k, v in res.items() if k != "failures"}))
+    for f in res["failures"]:
+        print("  ", f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
