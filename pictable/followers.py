@@ -118,7 +118,41 @@ class PicassoFollower:
         return None
 
     def overlay(self) -> list[dict[str, Any]]:
-        return []
+        """The last board reading in the image: sticks, shapes, the string, the running cost
+        (or the hand over the canvas)."""
+        reading = getattr(self.tracker, "last_reading", None)
+        fit = getattr(reading, "fit", None)
+        if reading is None or fit is None:
+            return []
+        from pictable.textboard import PIECE_NAMES
+        from vision.picasso.sink import split_polyline
+
+        def px(points_mm: Any) -> list[list[float]]:
+            pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
+            return [[float(x), float(y)] for x, y in fit.to_px(pts)]
+
+        items: list[dict[str, Any]] = []
+        for stick in reading.sticks:
+            label = "L" if stick.kind == "long_stick" else "S"
+            items.append(
+                {"kind": "line", "points_px": px([stick.p0_mm, stick.p1_mm]), "label": label}
+            )
+        for shape in reading.shapes:
+            items.append({"kind": "quad", "corners_px": px(shape.outline_mm), "label": shape.shape})
+        if reading.string is not None:
+            for part in split_polyline(np.asarray(reading.string.points_mm, np.float32)):
+                items.append({"kind": "line", "points_px": px(part), "label": ""})
+        corner = px([[0.0, -8.0]])[0]
+        if reading.occluded:
+            text = "a hand over the board: not counted"
+        else:
+            counts = reading.counts or {}
+            parts = ", ".join(
+                f"{n} {PIECE_NAMES.get(k, (k, k))[n != 1]}" for k, n in counts.items() if n
+            )
+            text = f"cost {reading.cost}" + (f" ({parts})" if parts else "")
+        items.append({"kind": "text", "xy": corner, "label": text})
+        return items
 
     def resume(self, summary: Mapping[str, Any]) -> None:
         """The turn of a stored session: its builder builds next, and a card already drawn

@@ -70,6 +70,15 @@ def draw_overlay(img: NDArray[np.uint8], overlay: list[dict[str, Any]]) -> None:
                 top = pts[np.argmin(pts[:, 1])]
                 if label:
                     _text(img, label, (int(top[0]), max(14, int(top[1]) - 6)), 0.5, CYAN)
+            elif item.get("kind") == "line":
+                line = np.asarray(item["points_px"], np.float64).reshape(-1, 2)
+                if line.shape[0] < 2 or not np.isfinite(line).all():
+                    continue
+                pts = np.round(line).astype(np.int32)
+                cv2.polylines(img, [pts], False, CYAN, 2, cv2.LINE_AA)
+                if label:
+                    mid = pts[len(pts) // 2]
+                    _text(img, label, (int(mid[0]) + 4, int(mid[1]) - 4), 0.45, CYAN)
             elif item.get("kind") == "text":
                 x, y = (int(v) for v in item["xy"])
                 _text(img, label, (x, y), 0.55, CYAN)

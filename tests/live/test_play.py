@@ -138,3 +138,27 @@ def test_demo_plays_a_rendered_session_and_checks_it_against_the_truth(
     page = (out / "index.html").read_text("utf-8")
     assert "picmix.mp4" in page and "scores match the rendered truth" in page
     assert (out / "picmix.mp4").stat().st_size > 10_000
+
+
+def test_the_picasso_view_shows_the_pieces_and_the_running_cost(
+    picasso_session: RenderedSession,
+) -> None:
+    from pictable.followers import PicassoFollower
+    from tests.live.conftest import video_frames
+    from vision.picasso.reader import read_board
+
+    frames = list(video_frames(picasso_session.video))
+    follower = PicassoFollower(picasso_session.players)
+    assert follower.overlay() == []  # nothing read yet
+    follower.tracker.last_reading = read_board(frames[-1])
+    items = follower.overlay()
+    build = [e for e in picasso_session.events if e["type"] == "build"][-1]["pieces"]
+    sticks = build["long_stick"] + build["short_stick"]
+    assert sum(1 for i in items if i["kind"] == "line" and i["label"]) == sticks
+    text = next(i["label"] for i in items if i["kind"] == "text")
+    cost = build["long_stick"] + build["short_stick"] + 2 * build["shape"] + 3 * build["string"]
+    assert text.startswith(f"cost {cost}")
+    w, h = frames[-1].shape[1], frames[-1].shape[0]
+    for item in items:
+        pts = item.get("points_px") or item.get("corners_px") or [item["xy"]]
+        assert all(0 <= x < w and 0 <= y < h for x, y in pts)

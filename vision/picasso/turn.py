@@ -59,6 +59,9 @@ class TurnSettings:
     motion_level: int = 14
     #: share of the small frame that may move while the table counts as still
     motion_share: float = 0.002
+    #: the board is read at most this often (s): a build is confirmed over
+    #: ``build_stable_s`` anyway, and a 30 fps camera need not pay for a reading per frame
+    board_interval_s: float = 0.1
 
 
 @dataclass
@@ -92,6 +95,9 @@ class PicassoTurnTracker:
             raise ValueError(f"Picasso needs at least 2 players, got {self.players!r}")
         self._state = _State()
         self._last_fit: PlaneFit | None = None
+        self._read_t: float | None = None
+        #: the last board reading (for the live view); None before the first
+        self.last_reading: BoardReading | None = None
         self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
         self._cards: Debouncer[str] = Debouncer(self.settings.card_stable_s)
         self.events.append({"type": "start", "game": "picasso", "players": list(self.players)})
@@ -113,11 +119,18 @@ class PicassoTurnTracker:
         # no card held up, the table still (a moving hand is over the table, and a build
         # counts only once it has settled anyway).
         board = None
+        skipped = False  # a still frame too soon after the last reading: not read
         if st.phase != "draw" and card is None and still:
-            reading = read_board(frame, intrinsics=self.intrinsics, profile=self.profile)
-            board = reading if isinstance(reading, BoardReading) else None
-            if board is not None and board.fit is not None:
-                self._last_fit = board.fit
+            due = self._read_t is None or t - self._read_t >= self.settings.board_interval_s - 1e-6
+            if due:
+                reading = read_board(frame, intrinsics=self.intrinsics, profile=self.profile)
+                self._read_t = t
+                board = reading if isinstance(reading, BoardReading) else None
+                self.last_reading = board
+                if board is not None and board.fit is not None:
+                    self._last_fit = board.fit
+            else:
+                skipped = True
         out: list[dict[str, Any]] = []
         seen = self._cards.update(card or "", t)
         if seen:  # a card newly confirmed in view
@@ -128,7 +141,7 @@ class PicassoTurnTracker:
                 out.append({"type": "draw", "player": self.builder, "card": seen, "t": _t(t)})
             elif st.phase == "build" and seen == st.card:
                 st.phase = "placing"  # shown again: the word was guessed
-        if st.phase == "build":
+        if st.phase == "build" and not skipped:
             clear = board is not None and not board.occluded and card is None
             counts = board.counts if clear and board is not None else None
             key = None if counts is None else tuple(counts[k] for k in sorted(counts))
