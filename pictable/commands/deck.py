@@ -26,6 +26,9 @@ picflip, picasso, picmix.
   register NAME --camera N   one card at a time from camera N: hold each card flat in
                              view until it is captured, then show the next; q or
                              Ctrl-C ends (--count stops after that many cards).
+  register picmix NAME IMAGE...
+                             a Picmix deck's items, from photos of its card faces
+                             (`pictable deck register picmix --help`).
   list                       the registered decks
   show NAME                  a deck's cards
 """
@@ -54,6 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="card ids, in order (default: file names; with --camera, card-001, card-002, ...)",
     )
     r.add_argument("--decks", metavar="DIR", help="the decks folder")
+    r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=run_register)
     ls = dsub.add_parser("list", help="the registered decks")
     ls.add_argument("--decks", metavar="DIR", help="the decks folder")
@@ -75,9 +79,28 @@ def _ids(args: argparse.Namespace) -> list[str] | None:
     return ids
 
 
+def _register_picmix(args: argparse.Namespace) -> int:
+    """``register picmix NAME IMAGE... [--json]``: handed to the Picmix deck command."""
+    if args.camera is not None or args.ids or args.decks or args.count is not None:
+        print(
+            "pictable deck register picmix: takes NAME IMAGE... [--json] only "
+            "(see `pictable deck register picmix --help`)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        from pictable.commands import picmix_deck
+    except ImportError:
+        print("pictable deck register: Picmix decks are not available", file=sys.stderr)
+        return 2
+    return int(picmix_deck.run_register([*args.images, *(["--json"] if args.json else [])]))
+
+
 def run_register(args: argparse.Namespace) -> int:
     from vision.identify.deck import DeckError, card_id_of, check_name, register
 
+    if args.name == "picmix":
+        return _register_picmix(args)
     try:
         check_name(args.name)
         ids = _ids(args)
@@ -130,6 +153,16 @@ def run_register(args: argparse.Namespace) -> int:
     except (DeckError, OSError) as exc:
         print(f"pictable deck register: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "json", False):
+        doc = {
+            "deck": deck.name,
+            "registered": [cid for cid, _ in cards],
+            "replaced": replaced,
+            "cards": len(deck),
+            "folder": str(deck.folder),
+        }
+        print(json.dumps(doc))
+        return 0
     print(
         f"deck {deck.name}: {len(cards)} card{'s' if len(cards) != 1 else ''} registered"
         + (f" ({len(replaced)} replaced: {', '.join(replaced)})" if replaced else "")

@@ -180,3 +180,35 @@ def test_annotate_writes_an_image(tmp_path: Path, decks: Path) -> None:
     assert status == 0, err
     img = cv2.imread(str(out_dir / "table.cards.png"))
     assert img is not None and img.shape == (720, 1280, 3)
+
+
+def test_register_picmix_is_handed_to_the_picmix_deck_command(
+    tmp_path: Path, decks: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+    import types
+
+    import pictable.commands as commands
+
+    seen: list[list[str]] = []
+    fake = types.ModuleType("pictable.commands.picmix_deck")
+    fake.run_register = lambda argv: seen.append(list(argv)) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pictable.commands.picmix_deck", fake)
+    monkeypatch.setattr(commands, "picmix_deck", fake, raising=False)
+    status, _, err = run_cli("deck", "register", "picmix", "party", "a.jpg", "b.jpg", "--json")
+    assert status == 0, err
+    assert seen == [["party", "a.jpg", "b.jpg", "--json"]]
+    status, _, err = run_cli("deck", "register", "picmix", "party", "--camera", "0")
+    assert status == 2 and "NAME IMAGE" in err
+    assert len(seen) == 1
+
+
+def test_register_prints_json_when_asked(tmp_path: Path, decks: Path) -> None:
+    rng = np.random.default_rng(3)
+    face = cv2.GaussianBlur(rng.integers(0, 256, (300, 220, 3), dtype=np.uint8), (5, 5), 0)
+    path = tmp_path / "noise.png"
+    cv2.imwrite(str(path), face)
+    status, out, err = run_cli("deck", "register", "things", str(path), "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["deck"] == "things" and doc["registered"] == ["noise"] and doc["cards"] == 1

@@ -35,7 +35,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,10 @@ class ReferenceDeck:
     border: tuple[float, float]
     builtin: bool = False
     folder: Path | None = None
+    #: The reference images (H, W, 3) uint8 BGR of a deck built in memory (None when read
+    #: from a folder: its images are read from there when needed).
+    images: tuple[NDArray[np.uint8], ...] | None = None
+    _table_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -165,6 +169,26 @@ class ReferenceDeck:
             return None
         img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
         return None if img is None else np.asarray(img, np.uint8)
+
+    def table_keypoints(self, index: int) -> local.Keypoints:
+        """Card ``index``'s keypoints at table distance (its portrait face resized to
+        ``local.VERIFY_CARD_WH``: ``local.table_keypoints``),
+        computed on first use and kept; none when the deck keeps no images."""
+        kp = self._table_kp.get(index)
+        if kp is None:
+            image: NDArray[np.uint8] | None = None
+            if self.images is not None:
+                image = self.images[index]
+            elif self.folder is not None:
+                path = self.folder / "images" / f"{index:04d}.png"
+                read = cv2.imread(str(path), cv2.IMREAD_COLOR)
+                image = None if read is None else np.asarray(read, np.uint8)
+            if image is None:
+                kp = local.Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8))
+            else:
+                kp = local.table_keypoints(appearance.portrait(image))
+            self._table_kp[index] = kp
+        return kp
 
     def outline(self, index: int) -> NDArray[np.float64]:
         """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the
@@ -247,10 +271,12 @@ def build_deck(
     xy, desc, owner = [], [], []
     borders = []
     aspects = []
+    refs = []
     for i, (card_id, image) in enumerate(images.items()):
         if not isinstance(card_id, str) or not card_id.strip():
             raise DeckError(f"card ids must be non-empty strings, got {card_id!r}")
         ref = normalise_image(image)
+        refs.append(ref)
         h, w = ref.shape[:2]
         cards.append(DeckCard(card_id, (w, h), w > h))
         cells.append(appearance.face_cells(ref))
@@ -275,6 +301,7 @@ def build_deck(
             else (0.0, 0.0)
         ),
         builtin=builtin,
+        images=tuple(refs),
     )
 
 

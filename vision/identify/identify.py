@@ -15,6 +15,12 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    clearly ahead of the next card, and agrees cell by cell over enough of the card (so a
    card half covered is still named, and a card that is not in the deck is not). An
    outline where a code already named a card is not matched again.
+   **Keypoint verification** (:func:`verify_outline`): a match that appearance is not near
+   certain of is named only when the keypoints of its card (at table size) fit the card
+   there by a RANSAC homography with enough inliers, better than the next cards most like
+   it; an outline appearance left undecided is named by the best fit among its shortlist
+   (the cards most like it) when that fit is strong and clearly ahead, with the corners
+   from the fit.
 3. **Local features** (:mod:`vision.identify.local`), for decks of a few cards (photos of
    objects, cards held close): ORB keypoints of the whole frame matched to each reference
    and verified by a RANSAC homography; this finds a card whatever its outline.
@@ -69,6 +75,24 @@ SMALL_DECK_RIVAL = 0.6
 #: Picture matches under this cosine are not compared cell by cell (none reached the
 #: decision's threshold on the rendered tables it was fitted on).
 _CHECK_COSINE = 0.3
+#: Keypoint verification (:func:`verify_outline`): the cards of an outline's shortlist (by
+#: appearance) whose keypoints are fitted; the least cosine an outline's best match needs to
+#: be checked; the inliers the best fit needs, and its lead over the next candidate's.
+VERIFY_SHORTLIST = 5
+VERIFY_MIN_COSINE = 0.2
+VERIFY_MIN_INLIERS = 15
+VERIFY_LEAD = 6
+#: Outlines are verified only when their area is within this range of the median area of the
+#: cards already named by appearance (when there are at least VERIFY_SIZE_MIN_CARDS of them).
+VERIFY_SIZE_RANGE = (0.55, 1.9)
+VERIFY_SIZE_MIN_CARDS = 2
+#: Picture matches less probable than this (by appearance) are named only when their
+#: keypoints confirm them (on the tables the decision was fitted on, every right match under
+#: it had at least VERIFY_MIN_INLIERS inliers, more than any other card of its shortlist;
+#: the wrong ones had none).
+CONFIRM_BELOW = 0.999
+#: A match to confirm is fitted against this many of the cards most like it (itself first).
+CONFIRM_SHORTLIST = 3
 #: How much better (edges seen + half the picture's agreement) one pose of a lone marker
 #: must be than the other.
 _POSE_MARGIN = 0.12
@@ -344,13 +368,24 @@ def _by_pictures(
             continue
         if any(_overlap(m.corners, c.corners) > 0.4 for c in chosen):
             continue
+        evidence: tuple[str, ...] = ("picture",)
+        if m.probability < CONFIRM_BELOW and m.quad is not None and _has_keypoints(deck, m):
+            # Not sure enough by appearance alone: its keypoints must fit it, better than
+            # the other cards most like it (else the outline goes to verification below).
+            shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
+            found = verify_outline(grey, m.quad, shortlist, deck, VERIFY_MIN_INLIERS)
+            named = deck.ids[found.card] if found is not None else None
+            if found is None or named != m.card or found.inliers < VERIFY_MIN_INLIERS:
+                continue
+            evidence += ("keypoints",)
         chosen.append(
             _Candidate(
-                m.card, m.corners, m.probability, "features", "front", ("picture",),
+                m.card, m.corners, m.probability, "features", "front", evidence,
                 outlines[m.outline].outline,
             )
         )  # fmt: skip
         used.add(m.outline)
+    chosen.extend(_by_verification(grey, matches, deck, chosen, used))
     unknown = [
         o
         for i, o in enumerate(outlines)
@@ -372,7 +407,9 @@ class PictureMatch:
     ``card`` the id, ``corners`` (4, 2) the card's face corners as printed, the match's
     ``cosine``, its ``margin`` over the next card, the ``agree`` share of cells (and
     ``agree_next``, the next card's) and the decision's ``probability`` that the id is
-    right (:func:`picture_probability`)."""
+    right (:func:`picture_probability`); ``quad`` (4, 2) the outline (or grown outline) as
+    matched, portrait corners; ``shortlist`` the indices of the :data:`VERIFY_SHORTLIST`
+    cards most like it, best first."""
 
     outline: int
     card: str
@@ -382,6 +419,8 @@ class PictureMatch:
     agree: float
     agree_next: float
     probability: float
+    quad: NDArray[np.float64] | None = None
+    shortlist: tuple[int, ...] = ()
 
 
 def match_outlines(
@@ -412,6 +451,12 @@ def match_outlines(
         second = first
         cos2 = np.zeros(len(allq))
     cos1 = per_card[rows, first]
+    k = min(VERIFY_SHORTLIST, n)
+    shortlist = np.zeros((len(allq), 0), np.intp)
+    if n:
+        part = np.asarray(np.argpartition(-per_card, k - 1, axis=1)[:, :k], np.intp)
+        order = np.argsort(-np.take_along_axis(per_card, part, axis=1), axis=1)
+        shortlist = np.take_along_axis(part, order, axis=1)
     if n < SMALL_DECK:
         # Too few cards for the lead over the next one to mean anything: the best must lead a
         # stand-in rival (what an unrelated picture scores) instead.
@@ -455,7 +500,8 @@ def match_outlines(
         out.append(
             PictureMatch(
                 int(r % m), card.id, corners, float(cos1[r]), float(cos1[r] - cos2[r]),
-                float(agree1[r]), float(agree2[r]), float(prob[r]),
+                float(agree1[r]), float(agree2[r]), float(prob[r]), allq[r],
+                tuple(int(c) for c in shortlist[r]),
             )
         )  # fmt: skip
     return out
@@ -513,6 +559,148 @@ def picture_probability(
     return np.asarray(1.0 / (1.0 + np.exp(-z)), np.float64)
 
 
+# ---- keypoint verification -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class VerifiedOutline:
+    """The result of :func:`verify_outline`: ``card`` (index in the deck) whose keypoints fit
+    best, ``corners`` (4, 2) its face's corners as printed in frame pixels (from the fit, not
+    the outline), ``inliers`` of that fit and ``second`` of the next candidate's."""
+
+    card: int
+    corners: NDArray[np.float64]
+    inliers: int
+    second: int
+
+
+def verify_outline(
+    grey: NDArray[np.uint8],
+    quad: NDArray[np.floating],
+    candidates: list[int],
+    deck: ReferenceDeck,
+    min_inliers: int = 6,
+) -> VerifiedOutline | None:
+    """Check ``candidates`` (deck indices) against the card round a portrait outline
+    ``quad`` (4, 2) of a grey (H, W) uint8 frame by their keypoints at table distance
+    (:func:`vision.identify.local.fit_candidate`; candidates with fewer ratio-test matches
+    than ``min_inliers`` are not fitted). Returns the best fit (None when no candidate fits
+    at all); the caller decides on its inliers and lead."""
+    window, back = local.window_keypoints(grey, quad)
+    if len(window) < 6:
+        return None
+    refs = [deck.table_keypoints(c) for c in candidates]
+    # One pass over every candidate's keypoints (each row's ratio test is its own), then
+    # the matches split by candidate.
+    sizes = np.array([len(r) for r in refs])
+    start = np.concatenate([[0], np.cumsum(sizes)])
+    every = local.Keypoints(
+        np.concatenate([r.xy for r in refs]) if refs else np.zeros((0, 2), np.float32),
+        np.concatenate([r.desc for r in refs]) if refs else np.zeros((0, 32), np.uint8),
+    )
+    ri, fi = local.ratio_matches(every, window)
+    owner = np.searchsorted(start, ri, side="right") - 1
+    pairs = [(ri[owner == i] - start[i], fi[owner == i]) for i in range(len(refs))]
+    # A fit has at most as many inliers as matches: candidates are fitted by their matches,
+    # most first, and only while one could still change the decision (beat the best fit, or
+    # come within VERIFY_LEAD of it).
+    fits: dict[int, local.CardFit] = {}
+    top = 0
+    for i in sorted(range(len(candidates)), key=lambda i: -len(pairs[i][0])):
+        n_matches = len(pairs[i][0])
+        if n_matches < max(6, min_inliers) or n_matches <= top - VERIFY_LEAD:
+            break
+        fits[i] = local.fit_matches(refs[i], window, back, *pairs[i], min_inliers)
+        top = max(top, fits[i].inliers)
+    order = sorted(fits, key=lambda i: -fits[i].inliers)
+    if not order:
+        return None
+    best = fits[order[0]]
+    if best.homography is None:
+        return None
+    second = fits[order[1]].inliers if len(order) > 1 else 0
+    w, h = local.VERIFY_CARD_WH
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
+    corners = np.asarray(cv2.perspectiveTransform(outline, best.homography), np.float64)
+    corners = corners.reshape(4, 2)
+    card = candidates[order[0]]
+    if not local.card_shaped(corners, w / h) and best.similarity is not None:
+        mapped = cv2.perspectiveTransform(outline, best.similarity)
+        corners = np.asarray(mapped, np.float64).reshape(4, 2)
+    if deck.cards[card].turned:
+        corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
+    return VerifiedOutline(card, corners, best.inliers, second)
+
+
+def _has_keypoints(deck: ReferenceDeck, m: PictureMatch) -> bool:
+    """Whether the card of match ``m`` has keypoints to verify it with (a deck without its
+    images, or a plain face, has none: appearance alone decides then)."""
+    return bool(m.shortlist) and len(deck.table_keypoints(m.shortlist[0])) >= VERIFY_MIN_INLIERS
+
+
+def verified_confidence(inliers: int, second: int) -> float:
+    """Confidence of a card named by keypoint verification: from 0.9 at the least accepted
+    fit towards 0.99 as its lead over the next candidate grows."""
+    lead = max(0, inliers - second - VERIFY_LEAD)
+    return float(min(0.99, 0.9 + 0.005 * lead))
+
+
+def _by_verification(
+    grey: NDArray[np.uint8],
+    matches: list[PictureMatch],
+    deck: ReferenceDeck,
+    chosen: list[_Candidate],
+    used: set[int],
+) -> list[_Candidate]:
+    """Cards named by keypoint verification among the outlines appearance left undecided,
+    best appearance first; each card id and place once."""
+    best: dict[int, PictureMatch] = {}
+    for m in matches:
+        if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
+            best[m.outline] = m
+    out: list[_Candidate] = []
+    taken = {c.card for c in chosen}
+    ids = deck.ids
+    # Outlines far from the size of the cards already named are not cards (merged regions,
+    # specks): not worth a window (on the tables the thresholds were set on, every outline
+    # verification named was within 0.65-1.7 of that size).
+    card_area = (
+        float(np.median([_area(c.corners) for c in chosen]))
+        if len(chosen) >= VERIFY_SIZE_MIN_CARDS
+        else None
+    )
+    for m in sorted(best.values(), key=lambda m: -m.cosine):
+        if m.cosine < VERIFY_MIN_COSINE or m.quad is None:
+            continue
+        if card_area is not None:
+            ratio = _area(m.quad) / max(card_area, 1.0)
+            if not VERIFY_SIZE_RANGE[0] <= ratio <= VERIFY_SIZE_RANGE[1]:
+                continue
+        if any(_overlap(m.quad, c.corners) > 0.4 for c in (*chosen, *out)):
+            continue
+        candidates = [c for c in m.shortlist if ids[c] not in taken]
+        if not candidates:
+            continue
+        found = verify_outline(grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS)
+        if found is None or found.inliers < VERIFY_MIN_INLIERS:
+            continue
+        if found.inliers - found.second < VERIFY_LEAD:
+            continue
+        size_wh = deck.cards[found.card].size_wh
+        if not local.card_shaped(found.corners, min(size_wh) / max(size_wh)):
+            continue  # the right card, perhaps, but its corners are not known
+        if any(_overlap(found.corners, c.corners) > 0.4 for c in (*chosen, *out)):
+            continue
+        taken.add(ids[found.card])
+        out.append(
+            _Candidate(
+                ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
+                "features", "front", ("keypoints",),
+            )
+        )  # fmt: skip
+    return out
+
+
 # ---- keypoints -----------------------------------------------------------------------------
 
 
@@ -564,6 +752,11 @@ def _merge(a: list[_Candidate], b: list[_Candidate]) -> list[_Candidate]:
             continue
         out = [r for i, r in enumerate(out) if i not in clash] + [cand]
     return out
+
+
+def _area(q: NDArray[np.floating]) -> float:
+    """Area (px^2) of a (4, 2) quad."""
+    return float(abs(cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2))))
 
 
 def _height(q: NDArray[np.floating]) -> float:

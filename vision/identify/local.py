@@ -189,3 +189,176 @@ def refine_ecc(
     if cc < ECC_MIN_CORRELATION or np.abs(after - before).max() > 0.05 * size:
         return homography
     return refined
+
+
+# ---- verification at table distance -------------------------------------------------------
+#
+# A card 70-100 px wide gives too few keypoints to be found among a whole frame's, but enough
+# to tell a handful of candidates apart once its outline is known roughly: the outline (grown
+# by VERIFY_GROW on every side, so a card whose outline was found too small, or shifted, is
+# still all there) is rectified to a card VERIFY_CARD_WH pixels big, and its keypoints are
+# matched to each candidate's, found on the candidate's face at that same size. A RANSAC
+# homography counts the inliers; ORB is rotation invariant, so a card upside down or an
+# outline a quarter off still fits.
+
+#: Size (px) of the rectified card, and the share of its width / height added on each side.
+VERIFY_CARD_WH = (100, 140)
+VERIFY_GROW = 0.15
+#: Keypoints kept on a reference face and on the rectified outline.
+VERIFY_REFERENCE_FEATURES = 150
+VERIFY_FRAME_FEATURES = 250
+#: Ratio test, largest descriptor distance (bits of 256) and RANSAC threshold (px of the
+#: rectified card) of the verification.
+VERIFY_RATIO = 0.85
+VERIFY_HAMMING = 80
+VERIFY_RANSAC_PX = 4.0
+VERIFY_RANSAC_ITERATIONS = 300
+
+
+def _table_orb(n: int) -> cv2.ORB:
+    # Small patches: the card is only VERIFY_CARD_WH big.
+    return cv2.ORB_create(
+        nfeatures=n, scaleFactor=1.2, nlevels=4, edgeThreshold=11, patchSize=21, fastThreshold=8
+    )
+
+
+def table_keypoints(face: NDArray[np.uint8]) -> Keypoints:
+    """Keypoints of a portrait face ((h, w, 3) uint8 BGR or (h, w) grey) resized to
+    :data:`VERIFY_CARD_WH`, in the pixels of that size."""
+    grey = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, VERIFY_CARD_WH, interpolation=cv2.INTER_AREA)
+    kps, desc = _table_orb(VERIFY_REFERENCE_FEATURES).detectAndCompute(small, None)
+    if desc is None or not kps:
+        return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8))
+    return Keypoints(
+        np.array([k.pt for k in kps], np.float32).reshape(-1, 2), np.asarray(desc, np.uint8)
+    )
+
+
+def verify_window(quad: NDArray[np.floating]) -> tuple[NDArray[np.float64], tuple[int, int]]:
+    """The map (3, 3) of frame pixels to the rectified window round a card outline ((4, 2)
+    corners TL, TR, BR, BL of a portrait card) and that window's size (w, h): the outline
+    lands on a :data:`VERIFY_CARD_WH` card inset by :data:`VERIFY_GROW` on every side."""
+    w, h = VERIFY_CARD_WH
+    gx, gy = VERIFY_GROW * w, VERIFY_GROW * h
+    dst = np.array([[gx, gy], [gx + w, gy], [gx + w, gy + h], [gx, gy + h]], np.float32) - 0.5
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), dst)
+    return np.asarray(m, np.float64), (round(w + 2 * gx), round(h + 2 * gy))
+
+
+def window_keypoints(
+    grey: NDArray[np.uint8], quad: NDArray[np.floating]
+) -> tuple[Keypoints, NDArray[np.float64]]:
+    """Keypoints of the rectified window round ``quad`` (see :func:`verify_window`) of a grey
+    (H, W) uint8 frame, and the window -> frame map (3, 3)."""
+    m, size = verify_window(quad)
+    window = cv2.warpPerspective(
+        grey, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    kps, desc = _table_orb(VERIFY_FRAME_FEATURES).detectAndCompute(window, None)
+    back = np.asarray(np.linalg.inv(m), np.float64)
+    if desc is None or not kps:
+        return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)), back
+    xy = np.array([k.pt for k in kps], np.float32).reshape(-1, 2)
+    return Keypoints(xy, np.asarray(desc, np.uint8)), back
+
+
+def ratio_matches(
+    reference: Keypoints, frame: Keypoints, ratio: float = VERIFY_RATIO
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Indices (reference, frame) of the reference keypoints whose nearest frame descriptor
+    passes the ratio test and is within :data:`VERIFY_HAMMING` bits."""
+    empty = np.zeros(0, np.intp)
+    if len(reference) < 1 or len(frame) < 2:
+        return empty, empty
+    dist, idx = cv2.batchDistance(
+        reference.desc, frame.desc, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2, update=0,
+        crosscheck=False,
+    )  # fmt: skip
+    dist = np.asarray(dist, np.float64)
+    ok = (dist[:, 0] < ratio * dist[:, 1]) & (dist[:, 0] <= VERIFY_HAMMING) & (idx[:, 0] >= 0)
+    rows = np.flatnonzero(ok)
+    return rows.astype(np.intp), np.asarray(idx[rows, 0], np.intp)
+
+
+@dataclass(frozen=True, eq=False)
+class CardFit:
+    """A candidate checked against a card window: ``inliers`` of the RANSAC homography
+    ``homography`` (3, 3), reference (:data:`VERIFY_CARD_WH` face) pixels -> frame pixels,
+    and ``matches`` that passed the ratio test. ``homography`` is None when no fit was
+    made. ``similarity`` (3, 3): the same map restricted to a turn, a scale and a shift,
+    fitted on the homography's inliers (a card's shape whatever the fit; for cards half
+    hidden, where the homography's hidden corners can go astray)."""
+
+    inliers: int
+    matches: int
+    homography: NDArray[np.float64] | None
+    similarity: NDArray[np.float64] | None = None
+
+
+def fit_candidate(
+    reference: Keypoints, window: Keypoints, back: NDArray[np.float64], min_inliers: int = 6
+) -> CardFit:
+    """Match a candidate's table keypoints to a window's and fit a homography (RANSAC);
+    ``back`` maps window pixels to frame pixels. No fit is tried with fewer ratio-test
+    matches than ``min_inliers`` (it could not reach them). The fit counts only when the
+    reference's outline lands on a plausible quadrilateral of a card's size in the window."""
+    ri, fi = ratio_matches(reference, window)
+    return fit_matches(reference, window, back, ri, fi, min_inliers)
+
+
+def fit_matches(
+    reference: Keypoints,
+    window: Keypoints,
+    back: NDArray[np.float64],
+    ri: NDArray[np.intp],
+    fi: NDArray[np.intp],
+    min_inliers: int = 6,
+) -> CardFit:
+    """:func:`fit_candidate` for matches already made (:func:`ratio_matches`)."""
+    if len(ri) < max(6, min_inliers):
+        return CardFit(0, len(ri), None)
+    h, mask = cv2.findHomography(
+        reference.xy[ri], window.xy[fi], cv2.RHO, VERIFY_RANSAC_PX,
+        maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99,
+    )  # fmt: skip
+    if h is None or mask is None:
+        return CardFit(0, len(ri), None)
+    w, hh = VERIFY_CARD_WH
+    outline = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64).reshape(-1, 1, 2) - 0.5
+    mapped = cv2.perspectiveTransform(outline, np.asarray(h, np.float64))
+    quad = np.asarray(mapped, np.float64).reshape(4, 2)
+    area = abs(cv2.contourArea(quad.astype(np.float32))) / (w * hh)
+    if not plausible_quad(quad) or not 0.4 <= area <= 2.5:
+        return CardFit(0, len(ri), None)
+    keep = mask.ravel().astype(bool)
+    similarity = None
+    a, _ = cv2.estimateAffinePartial2D(
+        reference.xy[ri][keep], window.xy[fi][keep], method=cv2.LMEDS
+    )
+    if a is not None:
+        similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
+    return CardFit(int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity)
+
+
+#: A fitted card seen from the table camera: opposite sides at least this much of each other,
+#: and its short / long side within this share of the reference's.
+CARD_SIDE_RATIO = 0.75
+CARD_ASPECT_TOLERANCE = 0.2
+
+
+def card_shaped(corners: NDArray[np.floating], aspect: float) -> bool:
+    """Whether (4, 2) corners could be a flat card of ``aspect`` (short / long side) seen by
+    a camera at table distance: a plausible quadrilateral (:func:`plausible_quad`) whose
+    opposite sides are nearly as long as each other (:data:`CARD_SIDE_RATIO`) and whose
+    aspect is the card's (:data:`CARD_ASPECT_TOLERANCE`). A homography fitted on keypoints
+    of a half-hidden card can put the hidden corners far off; such a fit is refused."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    if not plausible_quad(q):
+        return False
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    pairs = ((sides[0], sides[2]), (sides[1], sides[3]))
+    if any(min(a, b) < CARD_SIDE_RATIO * max(a, b) for a, b in pairs):
+        return False
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return bool(abs(min(a, b) / max(a, b) - aspect) <= CARD_ASPECT_TOLERANCE * aspect)
