@@ -81,6 +81,7 @@ def rendered_session(
     *,
     cache: Path | None = None,
     progress: Callable[[str], Any] | None = None,
+    fps: float = RENDER_FPS,
 ) -> RenderedSession:
     """The rendered session of ``game`` (rendered now, or reused from the cache).
     Raises ``LookupError`` when the synthetic camera has no sequence for the game."""
@@ -93,12 +94,13 @@ def rendered_session(
         raise LookupError(f"the synthetic camera has no rendered session of {game} yet")
     folder = (cache or cache_root()) / "sessions"
     folder.mkdir(parents=True, exist_ok=True)
-    stem = f"{kind}-{tier}-s{seed}-{_source_hash()}"
+    rate = "" if fps == RENDER_FPS else f"-{fps:g}fps"
+    stem = f"{kind}-{tier}-s{seed}{rate}-{_source_hash()}"
     video, truth = folder / f"{stem}.mp4", folder / f"{stem}.jsonl"
     if video.is_file() and truth.is_file():
         events = [json.loads(line) for line in truth.read_text("utf-8").splitlines() if line]
         return RenderedSession(game, kind, seed, tier, video, events, True)
-    seq = render_sequence(kind, seed, tier, fps=RENDER_FPS)
+    seq = render_sequence(kind, seed, tier, fps=fps)
     part = video.with_suffix(".part.mp4")
     writer = None
     bar = _bar(seq.n_frames, f"rendering {game}", progress)
@@ -107,9 +109,7 @@ def rendered_session(
             image = item.frame
             if writer is None:
                 h, w = image.shape[:2]
-                writer = cv2.VideoWriter(
-                    str(part), cv2.VideoWriter_fourcc(*FOURCC), RENDER_FPS, (w, h)
-                )
+                writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*FOURCC), fps, (w, h))
                 if not writer.isOpened():
                     raise OSError(f"cannot write {part}")
             writer.write(image)
