@@ -209,7 +209,11 @@ def report(profile: str) -> dict[str, Any]:
         "event's time is the moment its evidence is complete and unoccluded in the rendered "
         "session; the follower then waits its stability time (seconds, set per kind) and "
         f"emits on the next frame ({1000 / CAMERA_FPS:.0f} ms apart). *processing* is the "
-        "wall-clock time from the frame's arrival to the event being committed to the store.",
+        "wall-clock time from the frame's arrival to the event being committed to the store. "
+        "A claim's true time is the tap on the objective; the watcher reads the cards once the "
+        "arm has left the objective and it has stayed clear for its stability time, so its "
+        "delay also holds the arm's withdrawal (about 0.3 s in the rendered sessions). A "
+        "negative delay: the follower saw the change settle before the truth's stamp.",
         "",
         "| game | event | n | stability s | frame delay median s | over stability median s "
         "| processing median ms | max ms |",

@@ -62,6 +62,8 @@ class TurnSettings:
     #: the board is read at most this often (s): a build is confirmed over
     #: ``build_stable_s`` anyway, and a 30 fps camera need not pay for a reading per frame
     board_interval_s: float = 0.1
+    #: a card held up is looked for at most this often (s)
+    card_interval_s: float = 0.1
 
 
 @dataclass
@@ -96,6 +98,8 @@ class PicassoTurnTracker:
         self._state = _State()
         self._last_fit: PlaneFit | None = None
         self._read_t: float | None = None
+        self._card_t: float | None = None
+        self._card: str | None = None
         #: the last board reading (for the live view); None before the first
         self.last_reading: BoardReading | None = None
         self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
@@ -114,7 +118,12 @@ class PicassoTurnTracker:
         st = self._state
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self._still(gray, t)
-        card = identify_held_card(gray, self.marker_table)
+        # A card held up is looked for at most every card_interval_s (the last answer stands
+        # in between): it must be seen for card_stable_s anyway.
+        if self._card_t is None or t - self._card_t >= self.settings.card_interval_s - 1e-6:
+            self._card = identify_held_card(gray, self.marker_table)
+            self._card_t = t
+        card = self._card
         # The board is read only when it matters and can be trusted: building or placing,
         # no card held up, the table still (a moving hand is over the table, and a build
         # counts only once it has settled anyway).
