@@ -5,7 +5,7 @@ Layout of ``write_render(out_dir, kind, tier, n, seed)``:
 - still kinds (``cards``, ``picasso``, ``picmix``): ``frame_00000.png`` ... and one
   ``truth.jsonl`` with a line per frame: ``{"frame": name, "index": i, "kind": kind,
   "tier": tier, "seed": scene_seed, "truth": {...}}``;
-- sequence kinds (``picasso_turn``, ``picmix_claim``, ``pickpic_round``): one folder per
+- sequence kinds (``picasso_turn``, ``picmix_claim``, ``pickpic_round``, ...): one folder per
   sequence, ``seq_000/``, holding its frames, ``truth.jsonl`` (as above plus ``"t"``)
   and ``events.jsonl`` (the CONTRACTS.md event log a perfect tracker would emit).
 
@@ -68,8 +68,8 @@ def write_render(
 
     Args:
         out_dir: folder to write into (created).
-        kind: ``cards``, ``picasso``, ``picmix``, ``picasso_turn``, ``picmix_claim`` or
-            ``pickpic_round``.
+        kind: ``cards``, ``picasso``, ``picmix``, ``picasso_turn``, ``picmix_claim``,
+            ``pickpic_round``, ``pickpic_session`` or ``picflip_game``.
         tier: ``easy``, ``normal`` or ``hard``.
         n: number of scenes (stills) or sequences.
         seed: run seed.

@@ -679,6 +679,15 @@ def render_over(
     Returns (clean 1x frame (H, W, 3) uint8, counts)."""
     frame = static.frame.copy()
     counts = static.counts.copy()
+    if len(counts.all) > n_labels:
+        # The static layer was drawn when the scene had more labels (a card held or carried
+        # then, gone now): those were dynamic, so the static layer holds none of them.
+        counts = Counts(
+            *(
+                c[:n_labels].copy()
+                for c in (counts.all, counts.nohand, counts.hand_cover, counts.drawn)
+            )
+        )
     if len(counts.all) < n_labels:
         pad = n_labels - len(counts.all)
         counts = Counts(

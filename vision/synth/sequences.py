@@ -15,7 +15,12 @@ Kinds:
 - ``picmix_claim``: the objective is revealed (``reveal``), the player lays 2-4 cards in
   a row, each over half of the previous one, and taps the objective (``claim``).
 - ``pickpic_round``: every player reveals a photo (``reveal``), then cards are given
-  face down next to the other players' photos (``give``).
+  face down next to the other players' photos (``give``); with ``n_gives=None`` the
+  rounds go on with the random cards (``random``) and the rankings (``rank``), for
+  ``n_rounds`` rounds of ``n_players`` (3-5) players (``vision.synth.games``).
+- ``pickpic_session``: the same with whole rounds (two by default, four players).
+- ``picflip_game``: a whole Pic Flip game of ``n_players`` players with a few cards each
+  (``lead``, ``describe``, ``play``, ``reject``; ``vision.synth.games``).
 
 Rendering caches the static layer and only redraws what moves: a 1280x720 frame takes
 a few tens of milliseconds.
@@ -58,8 +63,16 @@ from vision.synth.textures import CARD_WH_MM, TextureProvider, default_provider
 from vision.synth.tiers import get_tier, sample_camera, sample_effects, sample_table
 from vision.synth.truth import Truth
 
-SequenceKind = Literal["picasso_turn", "picmix_claim", "pickpic_round"]
-SEQUENCE_KINDS: tuple[str, ...] = ("picasso_turn", "picmix_claim", "pickpic_round")
+SequenceKind = Literal[
+    "picasso_turn", "picmix_claim", "pickpic_round", "pickpic_session", "picflip_game"
+]
+SEQUENCE_KINDS: tuple[str, ...] = (
+    "picasso_turn",
+    "picmix_claim",
+    "pickpic_round",
+    "pickpic_session",
+    "picflip_game",
+)
 
 Vec2 = tuple[float, float]
 
@@ -630,6 +643,9 @@ def render_sequence(
     *,
     provider: TextureProvider | None = None,
     n_gives: int | None = 4,
+    n_players: int | None = None,
+    n_rounds: int | None = None,
+    out_of_turn: float = 0.0,
 ) -> SequenceRender:
     """A short sequence of a whole game turn with the events that happened.
 
@@ -639,8 +655,12 @@ def render_sequence(
         tier: ``easy``, ``normal`` or ``hard``.
         fps: frames per second.
         provider: card art; ``default_provider()`` when None.
-        n_gives: ``pickpic_round`` only: how many ``give``s to show (None: the whole
-            round's gives).
+        n_gives: ``pickpic_round`` only: how many ``give``s of the first round to show
+            (None: whole rounds, with random cards and rankings).
+        n_players: ``pickpic_round`` (default 4) and ``picflip_game`` (default 3).
+        n_rounds: ``pickpic_round`` with ``n_gives=None`` (default 1) and
+            ``pickpic_session`` (default 2): rounds in the session.
+        out_of_turn: Pick Pic: share of the gives made before the assistant calls them.
 
     Returns:
         a ``SequenceRender``: ``.events`` (list of dicts) and, by iterating,
@@ -657,8 +677,36 @@ def render_sequence(
         script, camera, spec = _picasso_turn(rng, tier, provider)
     elif kind == "picmix_claim":
         script, camera, spec = _picmix_claim(rng, tier, provider)
-    else:
+    elif kind == "picflip_game":
+        from vision.synth.games import picflip_game
+
+        script, camera, spec = picflip_game(rng, tier, provider, n_players=n_players or 3)
+    elif kind == "pickpic_session":
+        from vision.synth.games import pickpic_session
+
+        script, camera, spec = pickpic_session(
+            rng,
+            tier,
+            provider,
+            n_players=n_players or 4,
+            n_rounds=2 if n_rounds is None else n_rounds,
+            out_of_turn=out_of_turn,
+        )
+    elif n_gives is not None and n_players is None:
+        # the short round this kind always gave (kept bit for bit for existing users)
         script, camera, spec = _pickpic_round(rng, tier, provider, n_gives=n_gives)
+    else:
+        from vision.synth.games import pickpic_session
+
+        script, camera, spec = pickpic_session(
+            rng,
+            tier,
+            provider,
+            n_players=n_players or 4,
+            n_rounds=1 if n_rounds is None else n_rounds,
+            n_gives=n_gives,
+            out_of_turn=out_of_turn,
+        )
     return SequenceRender(kind, script, camera, spec, fps, int(seed), provider)
 
 

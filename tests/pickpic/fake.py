@@ -1,0 +1,68 @@
+"""A stand-in for the card reader: the tests say what each frame shows (card, face, centre)
+and the follower's logic is tested alone, without rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+BLANK = np.zeros((720, 1280, 3), np.uint8)
+
+
+@dataclass(frozen=True)
+class FakeReading:
+    card: str
+    face: str
+    corners_px: np.ndarray
+    confidence: float = 0.99
+
+
+@dataclass(frozen=True)
+class FakeFrame:
+    cards: list[FakeReading]
+
+
+def reading(card: str, face: str, centre: tuple[float, float]) -> FakeReading:
+    x, y = centre
+    quad = np.array([[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]])
+    return FakeReading(card, face, quad.astype(np.float32))
+
+
+class Table:
+    """What lies on the table now; ``install(monkeypatch, module)`` makes the module's
+    ``identify_frame`` read it."""
+
+    def __init__(self) -> None:
+        self.cards: dict[str, tuple[str, tuple[float, float]]] = {}
+
+    def put(self, card: str, face: str, centre: tuple[float, float]) -> None:
+        self.cards[card] = (face, centre)
+
+    def take(self, card: str) -> None:
+        del self.cards[card]
+
+    def install(self, monkeypatch: Any, module: Any) -> None:
+        def identify(frame: np.ndarray, deck: Any = None, **kw: Any) -> FakeFrame:
+            return FakeFrame([reading(c, f, p) for c, (f, p) in self.cards.items()])
+
+        monkeypatch.setattr(module, "identify_frame", identify)
+
+
+class Clock:
+    """Feeds frames at ``fps`` and collects the events."""
+
+    def __init__(self, follower: Any, fps: float = 4.0) -> None:
+        self.follower = follower
+        self.fps = fps
+        self.t = 0.0
+        self.events: list[dict[str, Any]] = [follower.start_event()]
+
+    def run(self, seconds: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for _ in range(round(seconds * self.fps)):
+            out.extend(self.follower.update(BLANK, round(self.t, 3)))
+            self.t += 1.0 / self.fps
+        self.events.extend(out)
+        return out

@@ -1,0 +1,365 @@
+"""A Pick Pic round followed from the camera: frames in, CONTRACTS.md events out.
+
+``PickPicFollower`` reads every frame with the stateless card reader
+(``vision.identify.identify_frame``: kit cards by their printed codes, face up or face down)
+and keeps the only state: card tracks (``vision.pickpic.tracks.SettledCards``: a card counts
+once it lies still) and the round as the engine will see it. It emits
+
+- **reveal**: a face-up card settling during the reveal phase is the reference photo of the
+  player called to reveal (players are called in seating order);
+- **give**: a face-down card settling beside a reference photo (the nearest photo names the
+  receiver). The giver is, in order of preference: the player the assistant called
+  (``vision.pickpic.calls.give_calls``, shown by ``prompt()``); when the card went to
+  another player than the one called, the player still owing that receiver a card whose
+  seat lies on the side the hand came from (``ArmSides``: the angle where the arm crossed
+  the image border, against the seats' angles learnt from the photos); when that is not
+  clear, the first such player, with ``meta.ask = "giver"`` so that the page asks;
+- **random**: a face-down card settling by a player's stack once that player has every
+  card given to them;
+- **rank**: once every card of a player's stack (gives and random card) lies face up and
+  still, the cards ordered by their distance from the player's photo, nearest first.
+
+When the last ranking is in, the round is over (the engine scores it) and the cards of that
+round are no longer followed. Every event has ``t`` and ``meta`` ``{confidence, frames}``.
+Thresholds are in seconds (``FollowSettings``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.identify import identify_frame
+from vision.pickpic.calls import cards_per_opponent, give_calls
+from vision.pickpic.tracks import (
+    ArmSides,
+    SettledCards,
+    Track,
+    angle_gap,
+    default_seat_angles,
+    reader_inputs,
+)
+from vision.sources.guard import check_frame
+
+
+@dataclass(frozen=True)
+class FollowSettings:
+    """Seconds and pixels of the follower."""
+
+    settle_s: float = 0.25
+    move_px: float = 8.0
+    forget_s: float = 1.5
+    #: how long before a card settled its hand is looked for (s)
+    arm_window_s: float = 2.0
+    #: the side must point within this of a seat, and nearer it than any other by this much
+    side_gap_deg: float = 40.0
+    side_margin_deg: float = 10.0
+    #: a side this much clearer for another owing player than for the called one overrules
+    #: the call
+    overrule_deg: float = 35.0
+    #: cards read with less confidence are ignored
+    min_confidence: float = 0.5
+
+
+@dataclass
+class _Round:
+    number: int = 1
+    revealed: dict[str, str] = field(default_factory=dict)
+    ref_px: dict[str, tuple[float, float]] = field(default_factory=dict)
+    gives: list[tuple[str, str, str]] = field(default_factory=list)
+    calls_done: list[bool] = field(default_factory=list)
+    randoms: dict[str, str] = field(default_factory=dict)
+    ranks: dict[str, list[str]] = field(default_factory=dict)
+
+    def cards(self) -> set[str]:
+        out = set(self.revealed.values()) | {c for _, _, c in self.gives}
+        return out | set(self.randoms.values())
+
+
+class PickPicFollower:
+    """Turns frames of a Pick Pic game into events (the live pipeline's follower).
+
+    Args:
+        players: names in seating order, clockwise (3 to 5).
+        calibration: a calibration file's path (or a loaded
+            ``calibration.files.CalibrationFile``) passed on to the card reader; seats are
+            learnt from the reference photos.
+        deck: a deck name (or a ``vision.identify.ReferenceDeck``) to name cards by their
+            pictures too; by default cards are named by their printed codes only (faster).
+        target: the game's ``target`` option (None: the engine's default).
+    """
+
+    def __init__(
+        self,
+        players: list[str],
+        *,
+        calibration: Any = None,
+        deck: Any = None,
+        target: int | None = None,
+        settings: FollowSettings | None = None,
+    ) -> None:
+        if not 3 <= len(players) <= 5 or len(set(players)) != len(players):
+            raise ValueError(f"Pick Pic needs 3 to 5 distinct players, got {players!r}")
+        self.players = list(players)
+        self.calibration, self.deck = reader_inputs(calibration, deck)
+        self.target = target
+        self.settings = settings or FollowSettings()
+        s = self.settings
+        self.cards = SettledCards(s.settle_s, s.move_px, s.forget_s)
+        self.arms = ArmSides()
+        self.calls = give_calls(self.players)
+        self.per_opponent = cards_per_opponent(len(self.players))
+        self.round = _Round(calls_done=[False] * len(self.calls))
+        self.spent: set[str] = set()
+        self.events: list[dict[str, Any]] = []
+        self._shape: tuple[int, int] | None = None
+        self._last_t = 0.0
+
+    # ------------------------------------------------------------------ protocol
+    def start_event(self) -> dict[str, Any]:
+        """The CONTRACTS.md ``start`` event of this game."""
+        ev: dict[str, Any] = {"type": "start", "game": "pickpic", "players": list(self.players)}
+        if self.target is not None:
+            ev["target"] = self.target
+        return ev
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        """Feeds one frame ((H, W, 3) uint8 BGR) at ``t`` seconds; returns the events it
+        confirmed, in order."""
+        check_frame(frame, "frame")
+        self._shape = (frame.shape[0], frame.shape[1])
+        self._last_t = t
+        self.arms.update(frame, t)
+        result = identify_frame(
+            frame,
+            self.deck,
+            codes="fast",
+            features=self.deck is not None,
+            calibration=self.calibration,
+        )
+        readings = [
+            (c.card, c.face, c.corners_px, float(c.confidence))
+            for c in result.cards
+            if c.confidence >= self.settings.min_confidence and c.card not in self.spent
+        ]
+        settled = self.cards.update(readings, t)
+        self._follow_refs()
+        out: list[dict[str, Any]] = []
+        for tr in sorted(settled, key=lambda tr: tr.still_since):
+            out.extend(self._settled(tr, t))
+        out.extend(self._ranks(t, final=False))
+        self.events.extend(out)
+        return out
+
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        """The end of the frames: rankings whose cards were all seen face up (even if not
+        yet still for long) are emitted. Returns the events it adds."""
+        out = self._ranks(t, final=True)
+        self.events.extend(out)
+        return out
+
+    def resume(self, summary: dict[str, Any]) -> None:
+        """After a restart, follow on from a stored session (``State.summary()``): the
+        round number. A round interrupted half-way cannot be rebuilt from the summary (it
+        does not list the round's cards); its events are entered on the page."""
+        number = summary.get("round")
+        if isinstance(number, int) and number >= 1:
+            self.round.number = number
+
+    def prompt(self) -> str | None:
+        """What the assistant asks the players now."""
+        r = self.round
+        missing = [p for p in self.players if p not in r.revealed]
+        if missing:
+            return f"{missing[0]}: lay your reference photo face up in front of you"
+        call = self._next_call()
+        if call is not None:
+            giver, to = self.calls[call]
+            return f"{giver}: give a card face down to {to}"
+        waiting = [p for p in self.players if p not in r.randoms]
+        if waiting:
+            return f"{', '.join(waiting)}: add a random card face down to your stack"
+        ranking = [p for p in self.players if p not in r.ranks]
+        if ranking:
+            return f"{', '.join(ranking)}: lay your stack face up, the closest to your photo first"
+        return None
+
+    def overlay(self) -> list[dict[str, Any]]:
+        """What to draw over the last frame: each card read with its role, and the prompt."""
+        r = self.round
+        roles: dict[str, str] = {c: f"{p}'s photo" for p, c in r.revealed.items()}
+        roles.update({c: f"{g}->{to}" for g, to, c in r.gives})
+        roles.update({c: f"random ({p})" for p, c in r.randoms.items()})
+        out: list[dict[str, Any]] = []
+        for tr in self.cards.seen_now(self._last_t):
+            label = roles.get(tr.card, tr.card)
+            out.append({"kind": "quad", "corners_px": tr.corners_px.tolist(), "label": label})
+        text = self.prompt()
+        if text:
+            out.append({"kind": "text", "xy": [20.0, 30.0], "label": text})
+        return out
+
+    # ------------------------------------------------------------------ events
+    def _event(self, obj: dict[str, Any], t: float, tr: Track | None) -> dict[str, Any]:
+        meta: dict[str, Any] = {}
+        if tr is not None:
+            meta = {"confidence": round(tr.confidence, 3), "frames": tr.frames}
+        return {**obj, "t": round(float(t), 3), "meta": {**meta, **obj.pop("meta", {})}}
+
+    def _settled(self, tr: Track, t: float) -> list[dict[str, Any]]:
+        r = self.round
+        if tr.card in r.cards():
+            return []  # a photo, given or random card seen again (turned over: see _ranks)
+        missing = [p for p in self.players if p not in r.revealed]
+        if tr.face == "up":
+            if not missing:
+                return []  # a ranked card, or a stray card
+            player = missing[0]
+            r.revealed[player] = tr.card
+            r.ref_px[player] = tr.centre_px
+            return [self._event({"type": "reveal", "player": player, "card": tr.card}, t, tr)]
+        if missing or not r.ref_px:
+            return []  # a face-down card before every photo is out
+        to = self._nearest_ref(tr.centre_px)
+        expected = self.per_opponent * (len(self.players) - 1)
+        got = sum(1 for _, q, _ in r.gives if q == to)
+        if got >= expected:
+            if to in r.randoms:
+                return []
+            r.randoms[to] = tr.card
+            return [self._event({"type": "random", "to": to, "card": tr.card}, t, tr)]
+        giver, how = self._giver(to, tr)
+        if giver is None:
+            return []
+        r.gives.append((giver, to, tr.card))
+        ev = {"type": "give", "from": giver, "to": to, "card": tr.card, "meta": {"giver": how}}
+        if how in ("guess", "side, not called"):
+            ev["meta"]["ask"] = "giver"
+        return [self._event(ev, t, tr)]
+
+    def _giver(self, to: str, tr: Track) -> tuple[str | None, str]:
+        """Who gave the card that landed by ``to``'s photo, and how that is known: the
+        player called ("called"); else, among the players still owing ``to`` a card, the
+        one on the side the hand came from ("side"), the only one ("only"), or the first
+        ("guess", to be confirmed on the page). A hand clearly from another owing player's
+        side than the called one's overrules the call ("side, not called": confirmed on
+        the page too)."""
+        r = self.round
+        owing = [i for i, (g, q) in enumerate(self.calls) if q == to and not r.calls_done[i]]
+        if not owing:
+            return None, "none"
+        givers = list(dict.fromkeys(self.calls[i][0] for i in owing))
+        side = self._side_of(tr, givers)
+        call = self._next_call()
+        if call is not None and self.calls[call][1] == to:
+            called = self.calls[call][0]
+            giver, how = called, "called"
+            if (
+                side is not None
+                and side[0] != called
+                and side[1] <= self.settings.side_gap_deg
+                and side[2] >= self.settings.overrule_deg
+            ):
+                giver, how = side[0], "side, not called"
+        elif len(givers) == 1:
+            giver, how = givers[0], "only"
+        elif (
+            side is not None
+            and side[1] <= self.settings.side_gap_deg
+            and (side[2] >= self.settings.side_margin_deg)
+        ):
+            giver, how = side[0], "side"
+        else:
+            giver, how = givers[0], "guess"
+        i = next(i for i in owing if self.calls[i][0] == giver)
+        r.calls_done[i] = True
+        return giver, how
+
+    def _side_of(self, tr: Track, givers: list[str]) -> tuple[str, float, float] | None:
+        """The giver whose seat lies on the side the hand came from: (giver, its angle gap,
+        the next giver's gap minus it), or None when no arm was seen."""
+        side = self.arms.angle_near(tr.still_since, self.settings.arm_window_s, tr.centre_px)
+        if side is None:
+            return None
+        angles = self._seat_angles(tr.centre_px)
+        gaps = sorted((angle_gap(side, angles[g]), g) for g in givers)
+        lead = gaps[1][0] - gaps[0][0] if len(gaps) > 1 else 180.0
+        return gaps[0][1], gaps[0][0], lead
+
+    def _ranks(self, t: float, *, final: bool) -> list[dict[str, Any]]:
+        r = self.round
+        if len(r.randoms) < len(self.players):
+            return []
+        out: list[dict[str, Any]] = []
+        for p in self.players:
+            if p in r.ranks:
+                continue
+            stack = [c for _, q, c in r.gives if q == p] + [r.randoms[p]]
+            tracks = [self.cards.tracks.get(c) for c in stack]
+            if any(tr is None or tr.face != "up" for tr in tracks):
+                continue
+            ready = [tr for tr in tracks if tr is not None]
+            if not final and not all(tr.reported for tr in ready):
+                continue
+            ref = r.ref_px.get(p)
+            if ref is None:
+                continue
+            ready.sort(key=lambda tr: math.dist(tr.centre_px, ref))
+            order = [tr.card for tr in ready]
+            r.ranks[p] = order
+            conf = min(tr.confidence for tr in ready)
+            frames = min(tr.frames for tr in ready)
+            ev = {
+                "type": "rank",
+                "player": p,
+                "order": order,
+                "t": round(float(t), 3),
+                "meta": {"confidence": round(conf, 3), "frames": frames},
+            }
+            out.append(ev)
+        if len(r.ranks) == len(self.players):
+            self.spent |= r.cards()
+            for c in r.cards():
+                self.cards.tracks.pop(c, None)
+            self.round = _Round(number=r.number + 1, calls_done=[False] * len(self.calls))
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def _next_call(self) -> int | None:
+        for i, done in enumerate(self.round.calls_done):
+            if not done:
+                return i
+        return None
+
+    def _follow_refs(self) -> None:
+        """Photos may be nudged: follow them while their tracks last."""
+        r = self.round
+        for p, c in r.revealed.items():
+            tr = self.cards.tracks.get(c)
+            if tr is not None and tr.face == "up":
+                r.ref_px[p] = tr.centre_px
+
+    def _nearest_ref(self, point_px: tuple[float, float]) -> str:
+        r = self.round
+        return min(r.ref_px, key=lambda p: math.dist(point_px, r.ref_px[p]))
+
+    def _seat_angles(self, from_px: tuple[float, float]) -> dict[str, float]:
+        """Each player's direction seen from ``from_px``: towards their seat, estimated
+        beyond their photo (as far again from the image centre), else spread evenly round
+        the view."""
+        h, w = self._shape or (720, 1280)
+        cx, cy = (w - 1) / 2, (h - 1) / 2
+        default = dict(zip(self.players, default_seat_angles(len(self.players)), strict=True))
+        out = {}
+        for p in self.players:
+            ref = self.round.ref_px.get(p)
+            if ref is None:
+                out[p] = default[p]
+                continue
+            sx, sy = cx + 2.0 * (ref[0] - cx), cy + 2.0 * (ref[1] - cy)
+            out[p] = math.degrees(math.atan2(sy - from_px[1], sx - from_px[0]))
+        return out

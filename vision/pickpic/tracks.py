@@ -1,0 +1,236 @@
+"""Following cards lying on the table, and the side a hand came from: the stateful pieces
+shared by the Pick Pic and Pic Flip followers (every threshold in seconds or pixels).
+
+- ``SettledCards`` keeps one track per card id read by the stateless card reader and says
+  when a card has *settled*: read in at least two frames spanning ``settle_s`` seconds
+  without moving more than ``move_px`` and with the same face. A card carried in by a hand
+  moves and does not settle; a card hidden for a while (a hand over it) keeps its track
+  for ``forget_s`` and does not settle again unless it moved or turned over meanwhile.
+- ``ArmSides`` keeps, frame by frame, the region that differs from the still table (an arm
+  reaching in or withdrawing); ``angle_near(t, before_s, from_px)`` is the direction from
+  where a card was laid along the arm seen nearest in time: the side the hand came from.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass
+class Track:
+    """One card followed over frames. ``corners_px`` (4, 2) float32 as last read."""
+
+    card: str
+    face: str
+    corners_px: NDArray[np.float32]
+    anchor_px: tuple[float, float]
+    still_since: float
+    last_seen: float
+    confidence: float
+    frames: int = 1
+    reported: bool = False
+
+    @property
+    def centre_px(self) -> tuple[float, float]:
+        c = self.corners_px.reshape(4, 2).mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+@dataclass
+class SettledCards:
+    """Card tracks and their settling (see the module docstring)."""
+
+    settle_s: float = 0.25
+    move_px: float = 8.0
+    forget_s: float = 1.5
+    tracks: dict[str, Track] = field(default_factory=dict)
+
+    def update(
+        self, readings: list[tuple[str, str, NDArray[np.float32], float]], t: float
+    ) -> list[Track]:
+        """Feeds one frame's readings ``(card, face, corners_px, confidence)`` at ``t`` s.
+        Returns the tracks that settled in this frame."""
+        settled: list[Track] = []
+        seen: set[str] = set()
+        for card, face, corners, conf in readings:
+            if card in seen:
+                continue
+            seen.add(card)
+            c = np.asarray(corners, np.float32).reshape(4, 2)
+            centre = (float(c[:, 0].mean()), float(c[:, 1].mean()))
+            tr = self.tracks.get(card)
+            if tr is None:
+                tr = Track(card, face, c, centre, t, t, conf)
+                self.tracks[card] = tr
+            else:
+                moved = math.dist(centre, tr.anchor_px) > self.move_px
+                if moved or face != tr.face:
+                    tr.anchor_px, tr.still_since, tr.frames = centre, t, 0
+                    tr.reported = False
+                tr.face, tr.corners_px, tr.last_seen = face, c, t
+                tr.confidence = max(conf, 0.8 * tr.confidence + 0.2 * conf)
+                tr.frames += 1
+            if not tr.reported and tr.frames >= 2 and t - tr.still_since >= self.settle_s - 1e-6:
+                tr.reported = True
+                settled.append(tr)
+        for card, tr in list(self.tracks.items()):
+            if card not in seen and t - tr.last_seen > self.forget_s:
+                del self.tracks[card]
+        return settled
+
+    def seen_now(self, t: float) -> list[Track]:
+        """Tracks read in the frame at ``t``."""
+        return [tr for tr in self.tracks.values() if tr.last_seen == t]
+
+
+@dataclass
+class ArmSides:
+    """Arms reaching over the table, frame by frame (see the module docstring).
+
+    An arm is what differs from the table as it last lay still (a blurred 1/8-size grey
+    colour frame, renewed whenever nothing moves between two frames): an arm sliding along its own
+    length barely changes between frames, but differs from the table all along. The
+    ``max_regions`` largest such regions of each frame are kept (a few hundred points
+    each) for ``keep_s`` seconds. ``level``: grey levels that count as a difference; ``min_share``:
+    share of the small frame a region must cover."""
+
+    level: int = 10
+    min_share: float = 0.004
+    still_share: float = 0.0005
+    keep_s: float = 6.0
+    max_points: int = 300
+    max_regions: int = 3
+    #: an arm's far end lies at least this far from the card it laid (a card is ~100 px)
+    reach_px: float = 150.0
+    history: deque[tuple[float, NDArray[np.float32], float]] = field(default_factory=deque)
+    moving_share: float = 1.0
+    _last: NDArray[np.uint8] | None = field(default=None, repr=False)
+    _table: NDArray[np.uint8] | None = field(default=None, repr=False)
+
+    def update(self, image: NDArray[np.uint8], t: float) -> bool:
+        """Feeds a frame ((H, W, 3) uint8 BGR, or (H, W) grey) at ``t`` s; True when an arm
+        region was kept. Colour counts: a dark arm on a dark table differs in hue."""
+        h, w = image.shape[:2]
+        small = cv2.GaussianBlur(
+            cv2.resize(image, (w // 8, h // 8), interpolation=cv2.INTER_AREA), (3, 3), 0
+        )
+        last, self._last = self._last, small
+        while self.history and t - self.history[0][0] > self.keep_s:
+            self.history.popleft()
+        if last is None or last.shape != small.shape or self._table is None:
+            self.moving_share = 1.0
+            self._table = small
+            return False
+        self.moving_share = float((_diff(small, last) > self.level).mean())
+        if self.moving_share <= self.still_share:
+            self._table = small
+            return False
+        mask = (_diff(small, self._table) > self.level).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        kept = False
+        # a few largest regions: an arm, but also the card it just laid, which differs from
+        # the table too (``angle_near`` tells them apart by their reach)
+        for i in 1 + np.argsort(areas)[::-1][: self.max_regions]:
+            area = int(stats[i, cv2.CC_STAT_AREA])
+            if area < self.min_share * small.size:
+                break
+            ys, xs = np.nonzero(labels == i)
+            step = max(1, len(xs) // self.max_points)
+            pts = np.stack([xs[::step], ys[::step]], 1).astype(np.float32) * 8.0 + 3.5
+            self.history.append((t, pts, float(area)))
+            kept = True
+        return kept
+
+    def add(self, t: float, points_px: NDArray[np.float32], area: float = 1.0) -> None:
+        """Records an arm region by hand (``points_px`` (N, 2) float32), for tests and for
+        arms found another way."""
+        self.history.append((t, np.asarray(points_px, np.float32).reshape(-1, 2), area))
+
+    def angle_near(
+        self, t_ref: float, before_s: float, from_px: tuple[float, float], tau_s: float = 0.5
+    ) -> float | None:
+        """The direction (deg, y down) from ``from_px`` (where the card was laid) along the
+        arm seen nearest in time to ``t_ref`` (from ``before_s`` seconds before it to now).
+        Each frame's region reaching at least ``reach_px`` from ``from_px`` gives the
+        direction of the middle of its points lying at least half that far (clear of the
+        card), weighing its size times exp(-|dt| / tau_s); the heaviest direction and those
+        within 45 degrees of it are averaged. None when no arm was seen."""
+        p = np.asarray(from_px, np.float32)
+        dirs: list[tuple[float, float]] = []
+        for t, pts, area in self.history:
+            if t < t_ref - before_s:
+                continue
+            d = pts - p
+            dist = np.hypot(d[:, 0], d[:, 1])
+            if float(dist.max()) < self.reach_px:
+                continue  # the new card itself, or a hand over it: no side
+            # the middle of what lies clear of the card: along the arm, whatever its width
+            mid = d[dist >= self.reach_px / 2].mean(axis=0)
+            ang = math.degrees(math.atan2(float(mid[1]), float(mid[0])))
+            dirs.append((ang, area * math.exp(-abs(t - t_ref) / tau_s)))
+        if not dirs:
+            return None
+        lead = max(dirs, key=lambda d: d[1])[0]
+        near = [(a, w) for a, w in dirs if angle_gap(a, lead) <= 45.0]
+        x = sum(w * math.cos(math.radians(a)) for a, w in near)
+        y = sum(w * math.sin(math.radians(a)) for a, w in near)
+        return math.degrees(math.atan2(y, x))
+
+
+def _diff(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Per-pixel difference of two small frames: the largest over the colour channels."""
+    d = cv2.absdiff(a, b)
+    return np.asarray(d.max(axis=2) if d.ndim == 3 else d, np.uint8)
+
+
+def angle_gap(a_deg: float, b_deg: float) -> float:
+    """The absolute difference of two angles, degrees in [0, 180]."""
+    return abs((a_deg - b_deg + 180.0) % 360.0 - 180.0)
+
+
+def default_seat_angles(n: int) -> list[float]:
+    """Image angles (deg, y down, from the image centre) of ``n`` seats spread evenly round
+    the view, the first at the bottom and the others clockwise (CONTRACTS.md 1)."""
+    return [(90.0 + 360.0 * i / n) % 360.0 for i in range(n)]
+
+
+def reader_inputs(calibration: Any, deck: Any) -> tuple[Any, Any]:
+    """The card reader's ``calibration`` and ``deck`` from what the live pipeline passes: a
+    calibration file's path (or a loaded ``CalibrationFile``, or None) and a deck's name (or
+    a ``ReferenceDeck``, or None)."""
+    if isinstance(calibration, (str, os.PathLike)):
+        from calibration.files import load
+
+        calibration = load(os.fspath(calibration))
+    if isinstance(deck, str):
+        from vision.identify import open_deck
+
+        deck = open_deck(deck)
+    return calibration, deck
+
+
+def fit_turn(observed_deg: list[float], seats_deg: list[float], max_deg: float = 45.0) -> float:
+    """How far (deg) the seats seem turned in the image, from the directions hands came
+    from: the turn minimising the squared gaps of each direction to its nearest turned
+    seat, plus the squared turn itself (a prior worth one direction, towards no turn:
+    one direction alone moves the seats half-way to it)."""
+    if not observed_deg or not seats_deg:
+        return 0.0
+    best, best_cost = 0.0, math.inf
+    for turn in np.arange(-max_deg, max_deg + 0.5, 1.0):
+        cost = float(turn) ** 2
+        for o in observed_deg:
+            cost += min(angle_gap(o, s + float(turn)) for s in seats_deg) ** 2
+        if cost < best_cost:
+            best, best_cost = float(turn), cost
+    return best
