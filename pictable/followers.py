@@ -22,6 +22,7 @@ path of a calibration file (``pictable calibrate``) or None; ``deck`` a deck nam
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -250,10 +251,16 @@ class PicmixFollower:
 
 
 def make_follower(
-    game: str, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+    game: str,
+    players: Sequence[str],
+    *,
+    calibration: Any = None,
+    deck: Any = None,
+    start: Mapping[str, Any] | None = None,
 ) -> Follower:
-    """The follower of ``game``. Raises ``NoFollower`` when the game has no camera reader
-    yet, ``ValueError`` for bad players."""
+    """The follower of ``game``. ``start``: a ``start`` event whose options (Pic Flip's
+    ``hands`` and ``deck_size``) the follower takes over when it has them. Raises
+    ``NoFollower`` when the game has no camera reader yet, ``ValueError`` for bad players."""
     target = FOLLOWER_MODULES.get(game)
     if target is None:
         raise NoFollower(f"unknown game {game!r}; games: {', '.join(FOLLOWER_MODULES)}")
@@ -265,7 +272,11 @@ def make_follower(
             f"{game} cannot be followed from the camera yet ({module_name}.{attr} is not "
             "built); enter its events with `pictable sessions resume`"
         ) from exc
-    follower: Follower = cls(players, calibration=calibration, deck=deck)
+    options: dict[str, Any] = {}
+    if start is not None:
+        accepted = inspect.signature(cls).parameters
+        options = {k: start[k] for k in ("hands", "deck_size") if k in start and k in accepted}
+    follower: Follower = cls(list(players), calibration=calibration, deck=deck, **options)
     return follower
 
 

@@ -272,7 +272,12 @@ class LivePipeline:
         kind, _, seq = str(self.ask["id"]).partition("-")
         self.ask = None
         if kind == "play":
-            record = self.submit({"type": "reject", "t": round(self.last_t, 3)}, by="person")
+            # The follower takes the card back off its pile when it can (Pic Flip's does).
+            take_back = getattr(self.follower, "reject", None)
+            event = take_back(self.last_t) if callable(take_back) else None
+            if event is None:
+                event = {"type": "reject", "t": round(self.last_t, 3)}
+            record = self.submit(event, by="person")
             return "play rejected" if record.accepted else f"reject refused: {record.reason}"
         events = [e for e in self.store.events(self.session_id) if e.in_force]
         if not events or str(events[-1].seq) != seq:

@@ -29,6 +29,12 @@ SEQUENCE_FOR_GAME: dict[str, tuple[str, ...]] = {
 }
 FOURCC = "mp4v"
 RENDER_FPS = 10.0
+RENDER_OPTIONS: dict[str, dict[str, Any]] = {
+    # A Pick Pic session is long (every player reveals, gives, ranks): one round of three
+    # players keeps the demo short; 4 frames per second is what its follower is measured at.
+    "pickpic_session": {"fps": 4.0, "n_rounds": 1, "n_players": 3},
+}
+"""Per sequence kind: ``fps`` and keywords of ``render_sequence`` for the demo's sessions."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ def rendered_session(
     *,
     cache: Path | None = None,
     progress: Callable[[str], Any] | None = None,
-    fps: float = RENDER_FPS,
+    fps: float | None = None,
 ) -> RenderedSession:
     """The rendered session of ``game`` (rendered now, or reused from the cache).
     Raises ``LookupError`` when the synthetic camera has no sequence for the game."""
@@ -94,13 +100,17 @@ def rendered_session(
         raise LookupError(f"the synthetic camera has no rendered session of {game} yet")
     folder = (cache or cache_root()) / "sessions"
     folder.mkdir(parents=True, exist_ok=True)
+    options = dict(RENDER_OPTIONS.get(kind, {}))
+    default_fps = float(options.pop("fps", RENDER_FPS))
+    fps = default_fps if fps is None else float(fps)
     rate = "" if fps == RENDER_FPS else f"-{fps:g}fps"
-    stem = f"{kind}-{tier}-s{seed}{rate}-{_source_hash()}"
+    extra = "".join(f"-{k}{v}" for k, v in sorted(options.items()))
+    stem = f"{kind}-{tier}-s{seed}{rate}{extra}-{_source_hash()}"
     video, truth = folder / f"{stem}.mp4", folder / f"{stem}.jsonl"
     if video.is_file() and truth.is_file():
         events = [json.loads(line) for line in truth.read_text("utf-8").splitlines() if line]
         return RenderedSession(game, kind, seed, tier, video, events, True)
-    seq = render_sequence(kind, seed, tier, fps=fps)
+    seq = render_sequence(kind, seed, tier, fps=fps, **options)
     part = video.with_suffix(".part.mp4")
     writer = None
     bar = _bar(seq.n_frames, f"rendering {game}", progress)

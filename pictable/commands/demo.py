@@ -112,7 +112,7 @@ def _camera_game(game: str, args: argparse.Namespace, out: Path, db: Path) -> di
     if session.cached:
         print(f"using the cached render {session.video.name}")
     players = session.players
-    follower = make_follower(game, players)
+    follower = make_follower(game, players, start=session.events[0])
     board = None
     if args.page:
         from pictable.scoreboard import Scoreboard
@@ -128,9 +128,17 @@ def _camera_game(game: str, args: argparse.Namespace, out: Path, db: Path) -> di
             board.on_input(pipeline.page_input)
         source = VideoFileSource(session.video)
         started = time.monotonic()
+        # What no camera sees: the table's vote against a Pic Flip play. The rendered
+        # session's true rejects are entered at their time, as players would on the page.
+        votes = [float(e.get("t", 0.0)) for e in session.events if e.get("type") == "reject"]
 
         def on_frame(image: Any, records: list[Any]) -> bool:
             nonlocal writer
+            while votes and pipeline.last_t >= votes[0]:
+                votes.pop(0)
+                answer = pipeline.command("vote no")
+                if not args.quiet:
+                    print(f"  (the table votes the play down: {answer})", flush=True)
             for rec in records:
                 if not args.quiet:
                     mark = "" if rec.accepted else f"   REJECTED: {rec.reason}"

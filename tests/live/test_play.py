@@ -162,3 +162,19 @@ def test_the_picasso_view_shows_the_pieces_and_the_running_cost(
     for item in items:
         pts = item.get("points_px") or item.get("corners_px") or [item["xy"]]
         assert all(0 <= x < w and 0 <= y < h for x, y in pts)
+
+
+def test_the_demo_enters_the_table_s_vote_no_camera_sees(
+    render_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rendered Pic Flip game in which the table votes a play down: the demo enters the
+    # vote at its time (as players would on the page) and the game ends as its truth.
+    monkeypatch.setenv("PICTABLE_CACHE", str(render_cache))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pictable.cli", "demo", "picflip", "--out", str(tmp_path),
+         "--no-video"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(the table votes the play down: play rejected)" in proc.stdout
+    assert "Pic Flip  OK: scores match the rendered truth" in proc.stdout
