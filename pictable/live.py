@@ -38,7 +38,14 @@ from pictable.store import EventStore, one_line
 log = logging.getLogger("pictable.live")
 
 ASKED = {"guess": "confirm", "claim": "confirm", "play": "vote"}
-"""Events the players may contest, and how the page asks about them."""
+"""Events the players may contest, and how the page asks about them. An event a follower
+marks ``"meta": {"ask": WHAT}`` (Pick Pic's giver when the calls and the hand disagree) is
+asked about too."""
+
+
+def _asks(event: Any) -> bool:
+    meta = event.get("meta") if isinstance(event, dict) else None
+    return isinstance(meta, dict) and bool(meta.get("ask"))
 BANNER_S = 4.0
 """How long a rejection or a correction stays on the live view and the page (seconds)."""
 
@@ -179,7 +186,7 @@ class LivePipeline:
             self.stats.rejected += 1
             self.say(f"rejected {kind}: {one_line(result.reason or '')}")
             log.warning("event %d rejected: %s", result.seq, result.reason)
-        elif kind in ASKED:
+        elif kind in ASKED or _asks(event):
             self.ask = self._ask_for(record)
         self.publish()
         return record
@@ -187,6 +194,13 @@ class LivePipeline:
     def _ask_for(self, record: Record) -> dict[str, Any]:
         e = record.event
         kind = str(e.get("type"))
+        if kind not in ASKED:  # a follower unsure of what it saw (Pick Pic's giver)
+            what = e.get("meta", {}).get("ask")
+            if kind == "give":
+                text = f"Did {e.get('from')} give {e.get('to')} this card?"
+            else:
+                text = f"{kind}: is the {what or 'reading'} right?"
+            return {"id": f"{kind}-{record.seq}", "text": text, "kind": "confirm"}
         if kind == "guess":
             text = f"{e.get('player')} guessed the word: right?"
         elif kind == "claim":

@@ -275,3 +275,26 @@ def test_window_keys_map_to_corrections(tmp_path: Path) -> None:
     assert _key(ord("3"), pipe, stop) is True  # a claim key outside Picmix is answered
     assert "Picmix" in (pipe.banner_text() or "")
     assert _key(ord("q"), pipe, stop) is False and stop.is_set()
+
+
+PICKPIC = {"type": "start", "game": "pickpic", "players": ["Ana", "Ben", "Cy"]}
+
+
+def test_a_give_the_follower_is_unsure_of_is_asked_and_can_be_withdrawn(
+    tmp_path: Path,
+) -> None:
+    script = {
+        0: [{"type": "reveal", "player": p, "card": f"pickpic-00{i}"}
+            for i, p in enumerate(["Ana", "Ben", "Cy"], 1)],
+        1: [{"type": "give", "from": "Ana", "to": "Ben", "card": "pickpic-010"}],
+        2: [{"type": "give", "from": "Cy", "to": "Ben", "card": "pickpic-011",
+             "meta": {"ask": "giver"}}],
+    }  # fmt: skip
+    store, pipe = make(tmp_path, PICKPIC, script)
+    run(pipe, 2)
+    assert pipe.ask is None  # a give the calls and the hand agree on is not asked about
+    run(pipe, 1)
+    assert pipe.ask is not None and pipe.ask["text"] == "Did Cy give Ben this card?"
+    assert pipe.command("n").startswith("give withdrawn")
+    assert [json.loads(x)["type"] for x in store.export(pipe.session_id)][-1] == "give"
+    assert len(store.export(pipe.session_id)) == 5  # start, 3 reveals, Ana's give
