@@ -46,6 +46,8 @@ asked about too."""
 def _asks(event: Any) -> bool:
     meta = event.get("meta") if isinstance(event, dict) else None
     return isinstance(meta, dict) and bool(meta.get("ask"))
+
+
 BANNER_S = 4.0
 """How long a rejection or a correction stays on the live view and the page (seconds)."""
 

@@ -10,6 +10,7 @@ and to the annotated video (``--headless``, ``pictable demo``).
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -157,3 +158,14 @@ def draw_view(
         keys += f"    {fps:4.1f} fps"
     _text(img, keys, (10, y), 0.45 * s, (200, 200, 200))
     return img
+
+
+def open_video_writer(path: str | Path, shape: tuple[int, ...], fps: float) -> cv2.VideoWriter:
+    """An MP4 writer for annotated frames of ``shape`` (H, W, 3); ``OSError`` when it cannot
+    be opened. The folder is created."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    h, w = shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), float(fps or 10.0), (w, h))
+    if not writer.isOpened():
+        raise OSError(f"cannot write the video {path}")
+    return writer

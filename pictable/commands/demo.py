@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 def _camera_game(game: str, args: argparse.Namespace, out: Path, db: Path) -> dict[str, Any]:
     from pictable.followers import make_follower
     from pictable.live import LivePipeline, drive
-    from pictable.liveview import draw_view
+    from pictable.liveview import draw_view, open_video_writer
     from pictable.rendered import rendered_session, truth_state
     from pictable.store import EventStore
     from pictable.textboard import GAME_NAMES, event_line, scoreboard
@@ -144,13 +144,9 @@ def _camera_game(game: str, args: argparse.Namespace, out: Path, db: Path) -> di
                     mark = "" if rec.accepted else f"   REJECTED: {rec.reason}"
                     print(f"  {event_line(rec.event)}{mark}", flush=True)
             if video_out is not None:
-                import cv2
-
                 view = draw_view(image, pipeline)
                 if writer is None:
-                    h, w = view.shape[:2]
-                    fourcc = cv2.VideoWriter_fourcc(*"mp4v")
-                    writer = cv2.VideoWriter(str(video_out), fourcc, source.fps or 10.0, (w, h))
+                    writer = open_video_writer(video_out, view.shape, source.fps)
                 writer.write(view)
             return True
 

@@ -15,7 +15,6 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 HELP = "play a game at the camera: events stored, scored and shown as they happen"
@@ -142,7 +141,7 @@ def _window_ok() -> bool:
 def run(args: argparse.Namespace) -> int:
     from pictable.followers import NoFollower, make_follower
     from pictable.store import EventStore, StoreError, resolve_path
-    from vision.sources import open_source
+    from vision.sources import LatestFrameReader, open_source
 
     if args.resume is None and args.game is None:
         return _error("name the GAME (picasso, picmix, pickpic, picflip) or --resume ID")
@@ -171,19 +170,33 @@ def run(args: argparse.Namespace) -> int:
             source = open_source(_source_spec(args), fps=args.fps)
         except (ValueError, OSError) as exc:
             return _error(str(exc))
+        # The source is opened before a session is created: a camera or file that cannot be
+        # read leaves no empty session behind.
+        reader = LatestFrameReader(source, live=True if args.realtime else None)
+        try:
+            reader.start()
+        except (OSError, ValueError) as exc:
+            return _error(f"cannot open {source.describe()}: {exc}")
         if args.resume is None:
             session = store.create_session(follower.start_event(), note="pictable play")
         print(f"session {session.id}: {game} with {', '.join(players)}", flush=True)
-        return _play(args, store, session.id, follower, source)
+        print(f"reading {reader.name}", flush=True)
+        return _play(args, store, session.id, follower, source, reader)
 
 
-def _play(args: argparse.Namespace, store: Any, session_id: int, follower: Any, source: Any) -> int:
+def _play(
+    args: argparse.Namespace,
+    store: Any,
+    session_id: int,
+    follower: Any,
+    source: Any,
+    reader: Any,
+) -> int:
     import cv2
 
     from pictable.live import LivePipeline, drive
-    from pictable.liveview import draw_view
+    from pictable.liveview import draw_view, open_video_writer
     from pictable.textboard import event_line, scoreboard
-    from vision.sources import LatestFrameReader
 
     headless = args.headless
     if not headless and not _window_ok():
@@ -201,14 +214,6 @@ def _play(args: argparse.Namespace, store: Any, session_id: int, follower: Any, 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
     out_path = args.out or (f"pictable-session-{session_id}.mp4" if headless else None)
-    reader = LatestFrameReader(source, live=True if args.realtime else None)
-    try:
-        reader.start()
-    except (OSError, ValueError) as exc:
-        if board is not None:
-            board.stop()
-        return _error(f"cannot open {source.describe()}: {exc}")
-    print(f"reading {reader.name}", flush=True)
     started = time.monotonic()
     window = "pictable play - " + reader.name
     state: dict[str, Any] = {"writer": None}
@@ -224,7 +229,7 @@ def _play(args: argparse.Namespace, store: Any, session_id: int, follower: Any, 
         view = draw_view(image, pipeline, fps=fps)
         if out_path:
             if state["writer"] is None:
-                state["writer"] = _open_writer(out_path, view.shape, source.fps)
+                state["writer"] = open_video_writer(out_path, view.shape, source.fps)
             state["writer"].write(view)
         if headless:
             return True
@@ -277,17 +282,6 @@ def _key(key: int, pipeline: Any, stop: threading.Event) -> bool:
     elif key == ord("e"):
         pipeline.say("type the missed event as one JSON line in the terminal, then Enter")
     return True
-
-
-def _open_writer(path: str, shape: tuple[int, ...], fps: float) -> Any:
-    import cv2
-
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    h, w = shape[:2]
-    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), float(fps or 10.0), (w, h))
-    if not writer.isOpened():
-        raise OSError(f"cannot write the video {path}")
-    return writer
 
 
 def _start_board(args: argparse.Namespace) -> Any:

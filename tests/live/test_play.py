@@ -178,3 +178,17 @@ def test_the_demo_enters_the_table_s_vote_no_camera_sees(
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(the table votes the play down: play rejected)" in proc.stdout
     assert "Pic Flip  OK: scores match the rendered truth" in proc.stdout
+
+
+def test_a_source_that_cannot_be_read_leaves_no_empty_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "not-a-video.mp4"
+    bad.write_bytes(b"garbage")
+    db = tmp_path / "s.db"
+    argv = ["play", "picmix", "--players", "A,B", "--video", str(bad), "--db", str(db),
+            "--headless", "--no-page"]  # fmt: skip
+    assert main(argv) == 2
+    assert "cannot open" in capsys.readouterr().err
+    with EventStore(db) as store:
+        assert store.sessions() == []
