@@ -17,6 +17,9 @@ Figures (all counts over the ``n`` claims):
   the truth's visible items (summed over claims);
 - ``objective_by_code``, ``objective_right``: how the objective was found, and whether its
   items are right;
+- ``objective_hidden``, ``player_items_hidden``, ``beyond_sight``: claims whose objective
+  card (``objective_hidden``) or player's cards (``player_items_hidden``) are all but out of
+  sight by the truth, and claims with either;
 - ``ms_median``, ``ms_p95``: thread CPU time of ``verify_frame`` per claim (one thread).
 """
 
@@ -97,7 +100,7 @@ def bench_picmix(
     right = unsure = wrong_total = wrong_accepted = right_total = right_rejected = 0
     tp = fp = fn_items = 0
     by_code = objective_right = 0
-    under_hand = under_hand_unsure = with_hand = unreadable = 0
+    under_hand = under_hand_unsure = with_hand = unreadable = out_of_sight = beyond = 0
     clear_n = clear_right = clear_unsure = 0
     causes: dict[str, int] = {}
     times: list[float] = []
@@ -112,6 +115,8 @@ def bench_picmix(
         verdict = reading.verdict if isinstance(reading, PicmixReading) else "unsure"
         under_hand += hidden
         unreadable += objective_hidden(truth)
+        out_of_sight += player_items_hidden(truth)
+        beyond += objective_hidden(truth) or player_items_hidden(truth)
         clear = not cards_under_hand(truth)
         clear_n += clear
         with_hand += bool(truth.get("hands"))
@@ -146,6 +151,8 @@ def bench_picmix(
                     "index": i,
                     "cause": failure_cause(reading, verdict),
                     "objective_under_hand": hidden,
+                    "objective_hidden": objective_hidden(truth),
+                    "player_items_hidden": player_items_hidden(truth),
                     "truth": {
                         "visible": sorted(t_vis),
                         "objective": sorted(t_obj),
@@ -179,6 +186,8 @@ def bench_picmix(
         "objective_under_hand": under_hand,
         "objective_under_hand_unsure": under_hand_unsure,
         "objective_hidden": unreadable,
+        "player_items_hidden": out_of_sight,
+        "beyond_sight": beyond,
         "clear": clear_n,
         "clear_right": clear_right,
         "clear_unsure": clear_unsure,
@@ -224,6 +233,18 @@ def objective_hidden(truth: dict[str, Any]) -> bool:
     could read it."""
     obj = next((c for c in truth["cards"] if c.get("items")), None)
     return obj is not None and float(obj.get("visible_fraction", 1.0)) < OBJECTIVE_SEEN_MIN
+
+
+PLAYER_SEEN_MIN = 0.3
+"""With less than this share of each card half of the player's in view (truth), no item of
+theirs can be seen (their cards lie under an arm): the claim shows nothing to judge."""
+
+
+def player_items_hidden(truth: dict[str, Any]) -> bool:
+    """Whether every card half of the claim's player has less than ``PLAYER_SEEN_MIN`` of it
+    in view: no camera could see their cards' items."""
+    halves = truth["picmix_areas"][0]["items"]
+    return all(float(x["visible_fraction"]) < PLAYER_SEEN_MIN for x in halves)
 
 
 def failure_cause(reading: Any, verdict: str) -> str:
@@ -454,7 +475,8 @@ def report(profile: str) -> dict[str, Any]:
         {
             "figure": "unsure (or no reading), normal tier",
             "value": f"{normal['unsure']} ({_pct(normal['unsure_rate'])}); under a quarter "
-            f"of the objective card in view in {normal['objective_hidden']} claims",
+            f"of the objective card in view in {normal['objective_hidden']} claims, the "
+            f"player's cards under an arm in {normal['player_items_hidden']}",
             "target": f"<= {_pct(t['unsure'])}",
             "met": normal["unsure_rate"] <= t["unsure"],
         },
@@ -570,11 +592,16 @@ def _markdown(
         f"{normal['objective_under_hand']} of the {normal['n']} normal claims "
         f"({normal['objective_under_hand_unsure']} of them answered `unsure`), and leaves "
         f"less than a quarter of the card in view in {normal['objective_hidden']} (no camera "
-        "could read it: the best verdict rate possible is then "
-        f"{_pct(1 - normal['objective_hidden'] / max(1, normal['n']))}). When neither "
-        "the card's code nor its items can be read (the code is also searched for in the "
-        "whole frame, which reads a marker a finger touches), no camera could judge the "
-        "claim: the reader answers `unsure` with the reason, and never guesses.",
+        "can count on reading it); it leaves less than "
+        f"{_pct(PLAYER_SEEN_MIN)} of every card half of the player's in view (their cards "
+        f"under an arm: nothing of theirs to see) in {normal['player_items_hidden']}: a "
+        "verdict rate above "
+        f"{_pct(1 - normal['beyond_sight'] / max(1, normal['n']))} needs a reader to read "
+        "what it can hardly see. When "
+        "neither the card's code nor its items can be read (the code is also looked for in "
+        "the dark cores of large blobs, a marker that a fingertip or the table beyond the "
+        "card's edge touches, and in the whole frame), no camera could judge the claim: the "
+        "reader answers `unsure` with the reason, and never guesses.",
         "",
         f"Claims where no hand covers a quarter of the objective card or of a player's card "
         f"(truth): {normal['clear']} of {normal['n']}, verdict right on {normal['clear_right']} "

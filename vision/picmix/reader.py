@@ -15,7 +15,9 @@ Stateless: ``verify_frame(frame)`` reads one (H, W, 3) uint8 BGR frame and retur
    objectives in black at 21 mm, player items in colour at 30 mm).
 4. *Visibility rule* (``VISIBLE_MIN``): an item counts as showing when at least a quarter of
    its printed area shows. The model's estimate of that share has an error, so an item
-   estimated inside ``UNSURE_BAND`` (or named with low confidence) is *unsure*.
+   estimated inside ``UNSURE_BAND`` (or named with low confidence) is *unsure*. An item in
+   doubt far from every item surely seen on the player's cards is not on them
+   (``PLAYER_SPREAD_ITEMS``).
 5. *Verdict*: ``wrong`` when an item outside the objective surely shows or an objective item
    surely does not; ``correct`` when the visible items are exactly the objective's and none is
    unsure; otherwise ``unsure``, naming the items in doubt. Never a confident answer that an
@@ -36,6 +38,7 @@ import numpy as np
 from vision.picmix.area import area_share, card_px_from_items, card_px_from_markers
 from vision.picmix.crops import blob_crops
 from vision.picmix.ink import (
+    MAX_SIDE_PX,
     Blob,
     InkMap,
     candidates,
@@ -45,7 +48,7 @@ from vision.picmix.ink import (
     occluders,
     split_by_colour,
 )
-from vision.picmix.markers import read_marker, search_frame
+from vision.picmix.markers import dark_cores, read_marker, search_frame
 from vision.picmix.model import ItemDeck, ItemModel, ItemScores, kit_deck, load_item_model
 from vision.sources.guard import check_frame
 
@@ -295,20 +298,30 @@ def _markers(frame: np.ndarray, b: _Blobs, deck: ItemDeck) -> list[_Marker]:
     return out
 
 
-def _objective_markers(frame: np.ndarray, markers: list[_Marker], deck: ItemDeck) -> list[_Marker]:
-    """The objective's markers by a whole-frame ArUco search, when none was read from the
-    blobs: a hand touching the card, or an arm's shadow over it, joins a marker to a large
-    blob that ``read_marker`` does not read. Costs 20-100 ms, so only on such frames."""
+def _objective_markers(
+    frame: np.ndarray, markers: list[_Marker], deck: ItemDeck, im: InkMap
+) -> list[_Marker]:
+    """The objective's markers when none was read from the blobs: a hand touching the card,
+    an arm's shadow over it or the table beyond its edge joins a marker to a large blob that
+    ``read_marker`` does not read. First the dark cores of the large blobs
+    (``vision.picmix.markers.dark_cores``, a few ms), then a whole-frame ArUco search (20-100
+    ms), so only on such frames."""
     if deck.name != "picmix" or any(
         m.face == "front" and m.card in deck.objectives for m in markers
     ):
         return []
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    return [
-        _Marker(m.card, m.face, m.corners_px, searched=True)
-        for m in search_frame(grey)
-        if m.face == "front" and m.card in deck.objectives
-    ]
+    side = np.maximum(im.stats[:, 2], im.stats[:, 3])
+    large = [int(i) for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
+    for find in (lambda: dark_cores(grey, im, large), lambda: search_frame(grey)):
+        found = [
+            _Marker(m.card, m.face, m.corners_px, searched=True)
+            for m in find()
+            if m.face == "front" and m.card in deck.objectives
+        ]
+        if found:
+            return found
+    return []
 
 
 def _hints(markers: list[_Marker], b: _Blobs, deck: ItemDeck) -> list[set[int]]:
@@ -617,7 +630,7 @@ def read_items(
     b = _score_blobs(frame, model, deck)
     markers = _markers(frame, b, deck) if use_codes else []
     if use_codes:
-        markers += _objective_markers(frame, markers, deck)
+        markers += _objective_markers(frame, markers, deck, b.im)
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     seen = _sightings(b, deck, _hints(markers, b, deck), player)
     return FrameItems(seen, markers, b)
@@ -816,7 +829,7 @@ def _verify_at(  # one scale of verify_frame
                 covered=True,
             )
         return obj
-    sightings, visible, unsure = player_items(fi, obj.indices)
+    sightings, visible, unsure = player_items(fi, obj.indices, _near_player_items(fi, obj.indices))
     if not any(s.on == "player" and s.status != "hidden" for s in sightings):
         if occluders(frame, fi.blobs.im) or hand_in_view(frame):
             return PicmixFailure(
@@ -855,6 +868,32 @@ def _verify_at(  # one scale of verify_frame
         sightings=tuple(sightings),
         reasons=tuple(reasons),
     )
+
+
+PLAYER_SPREAD_ITEMS = 14.0
+"""A claim's 2 to 4 player cards lie together: their items are at most about 300 mm (10 item
+sizes) apart. A sighting in doubt farther than this many item sizes from every item surely
+seen on them is not on them (the edge of a hand, a card elsewhere)."""
+
+
+def _near_player_items(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], bool]:
+    """A ``keep`` for ``player_items``: the blobs of items surely visible, and the others
+    within ``PLAYER_SPREAD_ITEMS`` item sizes of one of those (each measured by its own size,
+    which follows the perspective); all blobs when none is surely visible."""
+    sure = [
+        blob for i, (s, blob) in enumerate(fi.seen) if i not in exclude and s.status == "visible"
+    ]
+    if not sure:
+        return lambda blob: True
+    ctr = np.float64([b.centre_px for b in sure])
+    reach = PLAYER_SPREAD_ITEMS * np.float64([max(b.box_xywh[2:]) for b in sure])
+    ids = {id(b) for b in sure}
+
+    def keep(blob: Blob) -> bool:
+        d = np.hypot(*(ctr - np.float64(blob.centre_px)).T)
+        return id(blob) in ids or bool((d <= reach).any())
+
+    return keep
 
 
 def _covered(frame: np.ndarray, fi: FrameItems, sightings: list[ItemSighting]) -> bool:
