@@ -91,16 +91,20 @@ class QrTrace:
 # ---- the decoders ----------------------------------------------------------------------------
 
 
-def zxing_read(grey: NDArray[np.uint8], binarizer: str = "local") -> tuple[list[Read], list[Quad]]:
+def zxing_read(
+    grey: NDArray[np.uint8], binarizer: str = "local", *, quick: bool = False
+) -> tuple[list[Read], list[Quad]]:
     """zxing-cpp on a (h, w) uint8 image: the codes read, and the quads (pixels) of QR codes it
-    located but could not decode (checksum or format errors)."""
+    located but could not decode (checksum or format errors). ``quick``: no second passes
+    on the image inverted, rotated or downscaled (printed dark-on-light codes a few pixels a
+    module, as on a table seen by a webcam: about half the time)."""
     try:
         found = zxingcpp.read_barcodes(
             grey,
             formats=_ZX_FORMATS,
-            try_rotate=True,
-            try_downscale=True,
-            try_invert=True,
+            try_rotate=not quick,
+            try_downscale=not quick,
+            try_invert=not quick,
             text_mode=zxingcpp.TextMode.Plain,
             binarizer=_BINARIZERS[binarizer],
             return_errors=True,

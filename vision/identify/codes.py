@@ -10,10 +10,12 @@ Reading is done by :mod:`vision.codes` (its decoders and marker matching), in on
 ways:
 
 - ``"fast"`` (the live default): square candidates from one adaptive threshold and their
-  connected components (the card markers are 15-40 px at table distance), their cells read
-  by :func:`vision.codes.aruco.cell_ratios` and matched, with no error allowed, against the
-  markers of the kit's cards only; QR codes by zxing-cpp once
-  (:func:`vision.codes.qr.zxing_read`). A 1280 x 720 frame takes a few milliseconds.
+  connected components (the card markers are 15-40 px at table distance), their corners
+  moved onto the square's edge (:func:`refine_marker_corners`), their cells read by their
+  own levels (:func:`_cell_ratios`) and matched, with no error allowed, against the
+  markers of the kit's cards only; QR codes by zxing-cpp
+  (:func:`vision.codes.qr.zxing_read`) in the windows of their finder patterns
+  (:func:`qr_windows`). A 1280 x 720 frame takes a few milliseconds.
 - ``"full"``: :func:`vision.codes.decode_frame` (every decoder and preprocessing fallback),
   for still photos where time does not matter.
 
@@ -25,6 +27,7 @@ returned and the picture decides (:mod:`vision.identify.identify`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Literal
@@ -34,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.codes.aruco import load_dictionary
+from vision.identify.quads import _intersect, _outward_normals, _sample
 from vision.identify.reading import Side
 from vision.kit import geometry as g
 from vision.kit.codes import card_for_marker, face_codes, marker_table, parse_payload
@@ -41,17 +45,22 @@ from vision.kit.codes import card_for_marker, face_codes, marker_table, parse_pa
 CodeReader = Literal["fast", "full"]
 CODE_READERS: tuple[str, ...] = ("fast", "full")
 
-#: Adaptive threshold window (px, odd) and offset of the fast marker search.
+#: Adaptive threshold window (px, odd) and offset of the fast marker search (10 rather than
+#: 7: on rendered tables as many cards named, with a third fewer specks of table texture to
+#: label; at 13 dim markers of the hard tier were lost, and with them a card's second
+#: marker: its lone one was once put where no card is).
 _THRESH_WINDOW = 15
-_THRESH_C = 7
+_THRESH_C = 10
 #: Smallest marker side searched, px (4x4 markers: 6 cells with the border, 2 px a cell).
 MIN_MARKER_PX = 12
 #: Cells of a card marker, border included, and how wrong its border may read.
 _CELLS = 6
 _MAX_BORDER_WRONG = 2
 _BIT_THRESHOLD = 0.5
-#: A cell whose white share is this close to one half is not read (the marker is dropped).
-_UNSURE = 0.0
+#: Each cell's level is sampled at these offsets from its centre (cells), and a candidate
+#: whose dark and light cells differ by less than this (grey levels) is all one colour.
+_CELL_SAMPLES = np.stack(np.meshgrid([-0.25, 0.0, 0.25], [-0.25, 0.0, 0.25]), -1).reshape(-1, 2)
+_MIN_CONTRAST = 20.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,8 +167,10 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     binary = cv2.adaptiveThreshold(
         grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, _THRESH_WINDOW, _THRESH_C
     )
+    # BBDT: on these thresholded frames (thousands of specks of texture) a third faster than
+    # the default (Spaghetti) on one thread.
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-        binary, 8, cv2.CV_32S, cv2.CCL_SPAGHETTI
+        binary, 8, cv2.CV_32S, cv2.CCL_BBDT
     )
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     max_side = max(h, w) // 2
@@ -197,65 +208,173 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     )
     out[..., 0] = np.clip(out[..., 0], 0, w - 1)
     out[..., 1] = np.clip(out[..., 1], 0, h - 1)
-    pts = out.reshape(-1, 1, 2).copy()
-    win = 2
-    cv2.cornerSubPix(
-        grey,
-        pts,
-        (win, win),
-        (-1, -1),
-        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01),
+    return refine_marker_corners(grey, out)
+
+
+#: Edge refinement of a candidate's corners: points along each side (share of the side, away
+#: from the corners), the search across the side (px, a share of the side within bounds), and
+#: the residual (px) beyond which an edge point is dropped from the line fit.
+_EDGE_ALONG = np.linspace(0.12, 0.88, 9)
+_EDGE_REACH = (1.5, 4.0, 0.15)
+_EDGE_STEP = 0.25
+_EDGE_RESIDUAL = 0.5
+_EDGE_MIN_RISE = 8.0
+
+
+def refine_marker_corners(
+    grey: NDArray[np.uint8], quads: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """(n, 4, 2) float32 corners of dark square candidates ``quads`` (n, 4, 2), clockwise on
+    screen, moved onto the square's outer edge: each side is sampled across at points along
+    it, the dark-to-light step found to a fraction of a pixel (the strongest rise of the grey
+    level going outwards; the inner edge of the border ring falls the other way), a line
+    fitted through those points (twice: points off the first line by more than
+    :data:`_EDGE_RESIDUAL` dropped), and the corners are the lines' intersections.
+
+    Why: a marker of 15 px has cells of 2.5 px, and the contour of a thresholded blob puts
+    its corners a pixel or two off (blur, the threshold's bias, a rounded corner), enough to
+    read a row of cells from its neighbour. A corner that would move further than the search
+    reach (a side not found) keeps its first place."""
+    if len(quads) == 0:
+        return quads
+    q = quads.astype(np.float64)
+    d, nrm = _outward_normals(q)
+    length = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2)  # (n, 4)
+    lo, hi, share = _EDGE_REACH
+    reach = np.clip(share * length.mean(axis=1), lo, hi)  # (n,)
+    offsets = np.arange(-hi - 0.5, hi + 0.5 + 1e-9, _EDGE_STEP)  # (k,)
+    along = (np.roll(q, -1, axis=1) - q)[:, :, None, :] * _EDGE_ALONG[:, None]
+    base = q[:, :, None, :] + along  # (n, 4, m, 2)
+    pts = base[:, :, :, None, :] + offsets[:, None] * nrm[:, :, None, None, :]
+    profile = _sample(grey, pts)  # (n, 4, m, k)
+    # Rise over one pixel, centred between samples two steps apart on each side.
+    half = round(0.5 / _EDGE_STEP)
+    rise = profile[..., 2 * half :] - profile[..., : -2 * half]
+    centre = offsets[half:-half]
+    inside = np.abs(centre) <= reach[:, None, None, None]
+    rise = np.where(inside, rise, -np.inf)
+    j = np.clip(rise.argmax(axis=-1), 1, rise.shape[-1] - 2)
+    y0 = np.take_along_axis(rise, (j - 1)[..., None], -1)[..., 0]
+    y1 = np.take_along_axis(rise, j[..., None], -1)[..., 0]
+    y2 = np.take_along_axis(rise, (j + 1)[..., None], -1)[..., 0]
+    den = y0 - 2 * y1 + y2
+    ok = np.isfinite(den) & (den < -1e-6)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sub = np.where(ok, 0.5 * (y0 - y2) / den, 0.0)
+    s = centre[j] + np.clip(sub, -0.5, 0.5) * _EDGE_STEP  # (n, 4, m) offset of the edge
+    # A real step: at least a quarter of the strongest step along this side.
+    strong = np.isfinite(y1) & (
+        y1 >= np.maximum(_EDGE_MIN_RISE, 0.25 * y1.max(axis=-1, keepdims=True))
     )
-    refined = pts.reshape(-1, 4, 2)
-    # Keep the sub-pixel corner only where it stayed close (it can slide along a card edge).
-    moved = np.linalg.norm(refined - out, axis=2, keepdims=True)
-    return np.asarray(np.where(moved < 1.5, refined, out), np.float32)
+    t = _EDGE_ALONG * length[..., None]  # (n, 4, m) position along the side, px
+    w = strong.astype(np.float64)
+    for _ in range(2):
+        a, b = _line_fit(t, s, w)
+        resid = np.abs(s - (a[..., None] + b[..., None] * t))
+        w = (strong & (resid <= _EDGE_RESIDUAL)).astype(np.float64)
+    good = w.sum(axis=-1) >= 3  # (n, 4)
+    a, b = _line_fit(t, s, w)
+    # The side's line: through q_k + a * n, direction d + b * n (slope in px per px).
+    p = q + a[..., None] * nrm
+    direction = d + b[..., None] * nrm
+    direction /= np.linalg.norm(direction, axis=-1, keepdims=True)
+    out = _intersect(p, direction, q)
+    moved = np.linalg.norm(out - q, axis=2) <= reach[:, None] + 0.5
+    keep = good.all(axis=1) & moved.all(axis=1)
+    return np.asarray(np.where(keep[:, None, None], out, q), np.float32)
+
+
+def _line_fit(
+    t: NDArray[np.float64], s: NDArray[np.float64], w: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Weighted least squares ``s = a + b t`` along the last axis; (a, b) of the other axes
+    (a = mean of s, b = 0 where fewer than two points weigh)."""
+    sw = np.maximum(w.sum(axis=-1), 1e-9)
+    tm = (w * t).sum(axis=-1) / sw
+    sm = (w * s).sum(axis=-1) / sw
+    var = (w * (t - tm[..., None]) ** 2).sum(axis=-1)
+    cov = (w * (t - tm[..., None]) * (s - sm[..., None])).sum(axis=-1)
+    b = np.where(var > 1e-9, cov / np.maximum(var, 1e-9), 0.0)
+    return sm - b * tm, b
 
 
 def _cell_ratios(grey: NDArray[np.uint8], quads: NDArray[np.float32]) -> NDArray[np.float64]:
-    """(n, 6, 6) white share of each cell of each candidate: the candidate warped (bilinear)
-    to 8 px per cell, thresholded at Otsu's level (all one colour when its inside is flat),
-    each cell read inside a margin of a fifth of a cell."""
-    px = 8
-    size = _CELLS * px
-    dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5
-    out = np.zeros((len(quads), _CELLS, _CELLS))
-    m = px // 5
-    for i, q in enumerate(quads):
-        h = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-        patch = cv2.warpPerspective(
-            grey, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        inner = patch[px:-px, px:-px]
-        if float(inner.std()) < 5.0:
-            white = np.full(patch.shape, float(inner.mean()) > 127, bool)
-        else:
-            level, _ = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-            white = patch > level
-        cells = white.reshape(_CELLS, px, _CELLS, px)[:, m : px - m, :, m : px - m]
-        out[i] = cells.mean(axis=(1, 3))
-    return out
+    """(n, 6, 6) whiteness of each cell of each candidate (n, 4, 2): 0 at the mean grey
+    level of the candidate's dark cells, 1 at that of its light cells (all 0 when its cells
+    are all one level, within :data:`_MIN_CONTRAST`).
+
+    Each cell's level is the mean of :data:`_CELL_SAMPLES` bilinear samples around its
+    centre, half a cell across, mapped through the candidate's homography; the cells are
+    split into dark and light by Otsu's method over the 36 cell levels (not over the
+    pixels: blur puts many pixels between the two levels, and a sheen over a marker's
+    middle lifts its dark cells, which pulled a per-pixel threshold into the dark cells)."""
+    n = len(quads)
+    if n == 0:
+        return np.zeros((0, _CELLS, _CELLS))
+    unit = np.array([[0, 0], [_CELLS, 0], [_CELLS, _CELLS], [0, _CELLS]], np.float32)
+    homs = np.stack([cv2.getPerspectiveTransform(unit, q.astype(np.float32)) for q in quads])
+    centres = (np.stack(np.meshgrid(np.arange(_CELLS), np.arange(_CELLS)), -1) + 0.5).reshape(
+        -1, 1, 2
+    )
+    pts = (centres + _CELL_SAMPLES).reshape(-1, 2)  # (36 * k, 2) in cells, row-major
+    hom_pts = np.concatenate([pts, np.ones((len(pts), 1))], axis=1)
+    mapped = np.einsum("nij,pj->npi", homs, hom_pts)
+    xy = mapped[..., :2] / mapped[..., 2:]
+    samples = _sample(grey, xy)  # (n, 36 * k)
+    levels = samples.reshape(n, _CELLS * _CELLS, -1).mean(axis=2)
+    dark, light = _otsu_classes(levels)
+    span = light - dark
+    ratios = np.where(
+        (span >= _MIN_CONTRAST)[:, None],
+        np.clip((levels - dark[:, None]) / np.maximum(span, 1e-9)[:, None], 0.0, 1.0),
+        0.0,
+    )
+    return ratios.reshape(n, _CELLS, _CELLS)
+
+
+def _otsu_classes(
+    levels: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Otsu's split of each row of ``levels`` (n, k): the mean of the dark class and of the
+    light class, each (n,)."""
+    v = np.sort(levels, axis=1)
+    k = v.shape[1]
+    count = np.arange(1, k)  # size of the dark class for each split
+    low = np.cumsum(v, axis=1)[:, :-1]
+    total = v.sum(axis=1, keepdims=True)
+    mean_low = low / count
+    mean_high = (total - low) / (k - count)
+    between = count * (k - count) * (mean_high - mean_low) ** 2
+    best = np.argmax(between, axis=1)
+    rows = np.arange(len(v))
+    return mean_low[rows, best], mean_high[rows, best]
 
 
 def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]]]:
     """Kit card markers: (marker id, (4, 2) float32 corners in ArUco order)."""
-    quads = marker_quads(grey)
+    return _read_quads(grey, marker_quads(grey))[0]
+
+
+def _read_quads(
+    grey: NDArray[np.uint8], quads: NDArray[np.float32]
+) -> tuple[list[tuple[int, NDArray[np.float32]]], NDArray[np.bool_]]:
+    """The kit card markers among dark square candidates ``quads`` (n, 4, 2): (marker id,
+    (4, 2) float32 corners in ArUco order), and which candidates were read (n,) bool."""
+    read = np.zeros(len(quads), bool)
     if len(quads) == 0:
-        return []
+        return [], read
     ratios = _cell_ratios(grey, quads)  # (n, 6, 6) share of white per cell
     ring = np.ones((_CELLS, _CELLS), bool)
     ring[1:-1, 1:-1] = False
     border_wrong = (ratios[:, ring] > _BIT_THRESHOLD).sum(axis=1)
     inner = ratios[:, 1:-1, 1:-1].reshape(len(quads), -1)
-    # A cell too grey to call is wrong for any code.
-    unsure = (np.abs(inner - 0.5) < _UNSURE).any(axis=1)
     bits = inner > _BIT_THRESHOLD
     weights = np.left_shift(np.uint64(1), np.arange(16, dtype=np.uint64))
     packed = np.bitwise_or.reduce(np.where(bits, weights, np.uint64(0)), axis=1)
     ids, codes = _kit_marker_codes()
     out: list[tuple[int, NDArray[np.float32]]] = []
     centres: list[NDArray[np.float32]] = []
-    for k in np.flatnonzero((border_wrong <= _MAX_BORDER_WRONG) & ~unsure):
+    for k in np.flatnonzero(border_wrong <= _MAX_BORDER_WRONG):
         hit = np.argwhere(codes == packed[k])
         if len(hit) != 1:
             continue
@@ -263,19 +382,90 @@ def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]
         corners = np.roll(quads[k], rotation, axis=0)
         c = corners.mean(axis=0)
         side = float(np.linalg.norm(corners[1] - corners[0]))
+        read[k] = True
         if centres and (np.linalg.norm(np.asarray(centres) - c, axis=1) < 0.3 * side).any():
             continue  # the same marker from an inner contour
         centres.append(c)
         out.append((int(ids[idx]), corners))
-    return out
+    return out, read
 
 
-def read_qr_fast(grey: NDArray[np.uint8]) -> list[tuple[str, NDArray[np.float32]]]:
-    """QR codes read by zxing-cpp once: (text, (4, 2) float32 corners, the code's order)."""
+#: QR windows: finder patterns are dark squares of one size, their centres 2 to 4 of their
+#: sides apart (versions 1 to 4), three to a code; a window reaches this many sides beyond
+#: them, and is read at this scale.
+_FINDER_SIZE_RATIO = 1.5
+_FINDER_REACH = 4.5
+_QR_MARGIN = 2.5
+_FINDER_MIN_NEIGHBOURS = 2
+_QR_UPSCALE = 2
+
+
+def qr_windows(
+    quads: NDArray[np.float32], shape: tuple[int, ...]
+) -> list[tuple[int, int, int, int]]:
+    """Where QR codes may be: (x0, y0, x1, y1) windows round every cluster of at least three
+    dark squares of one size (within :data:`_FINDER_SIZE_RATIO`) whose centres lie within
+    :data:`_FINDER_REACH` sides of one another (a QR code's three finder patterns), grown
+    by :data:`_QR_MARGIN` sides; overlapping windows merged. ``quads`` (n, 4, 2) the
+    candidates no marker was read from; ``shape`` the frame's (H, W).
+
+    Why: zxing-cpp over a whole 1280 x 720 frame costs more than finding and reading its
+    markers, while a kit QR code is readable only on a card close to the camera, where its
+    finder patterns are among the dark squares already found."""
+    if len(quads) < 3:
+        return []
+    centre = quads.mean(axis=1)
+    side = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).mean(axis=1)
+    dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
+    ratio = np.maximum(side[:, None], side[None]) / np.maximum(
+        np.minimum(side[:, None], side[None]), 1e-9
+    )
+    near = (ratio <= _FINDER_SIZE_RATIO) & (dist <= _FINDER_REACH * side[:, None]) & (dist > 0)
+    h, w = shape[:2]
+    boxes: list[list[int]] = []
+    for k in np.flatnonzero(near.sum(axis=1) >= _FINDER_MIN_NEIGHBOURS):
+        group = [*np.flatnonzero(near[k]).tolist(), int(k)]
+        pts = quads[group].reshape(-1, 2)
+        pad = _QR_MARGIN * float(side[k])
+        box = [
+            max(0, int(pts[:, 0].min() - pad)),
+            max(0, int(pts[:, 1].min() - pad)),
+            min(w, int(np.ceil(pts[:, 0].max() + pad))),
+            min(h, int(np.ceil(pts[:, 1].max() + pad))),
+        ]
+        for b in boxes:
+            if box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]:
+                b[:] = [min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3])]
+                break
+        else:
+            boxes.append(box)
+    return [(b[0], b[1], b[2], b[3]) for b in boxes]
+
+
+def read_qr_fast(
+    grey: NDArray[np.uint8], windows: list[tuple[int, int, int, int]] | None = None
+) -> list[tuple[str, NDArray[np.float32]]]:
+    """QR codes read by zxing-cpp, without its inverted, rotated and downscaled passes (kit
+    codes are printed dark on light): (text, (4, 2) float32 corners, the code's order).
+    ``windows``: (x0, y0, x1, y1) regions to read (:func:`qr_windows`); None: the whole
+    frame."""
     from vision.codes.qr import zxing_read
 
-    reads, _ = zxing_read(grey)
-    return [(r.text, np.asarray(r.quad, np.float32)) for r in reads]
+    if windows is None:
+        return [(r.text, np.asarray(r.quad, np.float32)) for r in zxing_read(grey, quick=True)[0]]
+    out: list[tuple[str, NDArray[np.float32]]] = []
+    for x0, y0, x1, y1 in windows:
+        # Twice the size (cubic): zxing-cpp reads codes of 2 px a module there that it misses
+        # at their own size (on rendered tables, more codes than over the whole frame).
+        crop = cv2.resize(
+            grey[y0:y1, x0:x1], None, fx=_QR_UPSCALE, fy=_QR_UPSCALE, interpolation=cv2.INTER_CUBIC
+        )
+        offset = np.array([x0, y0], np.float32)
+        out.extend(
+            (r.text, (np.asarray(r.quad, np.float32) + 0.5) / _QR_UPSCALE - 0.5 + offset)
+            for r in zxing_read(crop, quick=True)[0]
+        )
+    return out
 
 
 def read_sightings(
@@ -299,10 +489,16 @@ def read_sightings(
                 markers.append((int(code.id), np.asarray(code.corners_px, np.float32)))
             elif code.kind == "qr" and code.text is not None:
                 texts.append((code.text, np.asarray(code.corners_px, np.float32)))
+        if markers:
+            # decode_frame's marker corners are the contour's (OpenCV's default): to the
+            # edge, as the fast reader's, so that two markers fit the card within a pixel.
+            edges = refine_marker_corners(grey, np.stack([c for _, c in markers]))
+            markers = [(m, edges[k]) for k, (m, _) in enumerate(markers)]
     elif reader == "fast":
-        markers = read_markers(grey)
+        quads = marker_quads(grey)
+        markers, read = _read_quads(grey, quads)
         if qr:
-            texts = read_qr_fast(grey)
+            texts = read_qr_fast(grey, qr_windows(quads[~read], grey.shape))
     else:
         raise ValueError(f"unknown code reader {reader!r}; expected one of {list(CODE_READERS)}")
     out: list[CodeSighting] = []
@@ -331,7 +527,10 @@ class CodeCard:
     """A kit card named by its codes: ``card``, ``side``, ``corners_px`` (4, 2) float64 (the
     best pose), ``alternatives`` (k, 4, 2) other poses still possible (a lone marker: the
     other corner), ``codes``: the sightings that agree, ``disagree``: sightings of the same
-    place naming another card or side (outvoted)."""
+    place naming another card or side (outvoted), ``spanned``: the outline was fitted by a
+    homography to codes at opposite corners of the face (within a pixel on rendered tables:
+    snapping it to the card's edges only makes it worse where a shadow or another card
+    runs beside them)."""
 
     card: str
     side: Side
@@ -339,6 +538,7 @@ class CodeCard:
     alternatives: NDArray[np.float64]
     codes: tuple[CodeSighting, ...]
     disagree: int = 0
+    spanned: bool = False
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -351,19 +551,40 @@ def _close(a: NDArray[np.float64], b: NDArray[np.float64], tol: float) -> bool:
 
 def _fit(
     codes: list[tuple[CodeSighting, int]], size_wh: tuple[float, float]
-) -> NDArray[np.float64]:
-    """The card's outline from several codes (each with the index of its pose): a homography
+) -> tuple[NDArray[np.float64], bool]:
+    """The card's outline from several codes (each with the index of its pose), and whether
+    it was fitted by a homography (codes far apart: two corners); else an affine map
     fitted to all their corners (face mm -> px)."""
     src = np.concatenate([c.places_mm[i] for c, i in codes]).astype(np.float64)
     dst = np.concatenate([c.corners_px for c, _ in codes]).astype(np.float64)
     spread = np.ptp(src, axis=0).min()
     if spread > 0.5 * min(size_wh):
         # Codes far apart on the card (two corners): a homography is well conditioned.
-        h, _ = cv2.findHomography(src.astype(np.float32), dst.astype(np.float32), 0)
+        h = _homography(src, dst)
         if h is not None:
-            pts = cv2.perspectiveTransform(_face_corners_mm(size_wh).reshape(-1, 1, 2), h)
-            return np.asarray(pts, np.float64).reshape(4, 2)
-    return _affine_apply(_affine(src, dst), _face_corners_mm(size_wh))
+            pts = np.hstack([_face_corners_mm(size_wh), np.ones((4, 1))]) @ h.T
+            if (pts[:, 2] > 1e-9).all():
+                return np.asarray(pts[:, :2] / pts[:, 2:], np.float64), True
+    return _affine_apply(_affine(src, dst), _face_corners_mm(size_wh)), False
+
+
+def _homography(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """(3, 3) least-squares homography of (n, 2) points ``src`` onto ``dst`` (n >= 4; the
+    last entry fixed to 1), or None when degenerate. Solved directly: OpenCV's
+    ``findHomography`` costs ten times more for the eight corners of two codes."""
+    x, y = src[:, 0], src[:, 1]
+    u, v = dst[:, 0], dst[:, 1]
+    one, zero = np.ones_like(x), np.zeros_like(x)
+    a = np.concatenate(
+        [
+            np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], axis=1),
+            np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], axis=1),
+        ]
+    )
+    sol, _, rank, _ = np.linalg.lstsq(a, np.concatenate([u, v]), rcond=None)
+    if rank < 8:
+        return None
+    return np.append(sol, 1.0).reshape(3, 3)
 
 
 def vote(sightings: list[CodeSighting]) -> list[CodeCard]:
@@ -380,10 +601,7 @@ def vote(sightings: list[CodeSighting]) -> list[CodeCard]:
         sizes = np.array([np.linalg.norm(c.corners_px[2] - c.corners_px[0]) for c in cards])
         near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < 0.2 * sizes[:, None]
         np.fill_diagonal(near, False)
-        cards = [
-            CodeCard(c.card, c.side, c.corners_px, c.alternatives, c.codes, int(near[k].sum()))
-            for k, c in enumerate(cards)
-        ]
+        cards = [dataclasses.replace(c, disagree=int(near[k].sum())) for k, c in enumerate(cards)]
     return cards
 
 
@@ -415,9 +633,11 @@ def _best_place(card: str, group: list[CodeSighting]) -> CodeCard:
     side: Side = "front" if votes["front"] >= votes["back"] else "back"
     agree = [(t, j) for t, j in members if t.side == side]
     size = face_geometry(card, side)[0]
-    corners = _fit(agree, size) if len(agree) > 1 else agree[0][0].poses[agree[0][1]]
+    corners, spanned = (
+        _fit(agree, size) if len(agree) > 1 else (agree[0][0].poses[agree[0][1]], False)
+    )
     alternatives = np.zeros((0, 4, 2))
     if len(agree) == 1 and agree[0][0].kind == "marker":
         t, j = agree[0]
         alternatives = np.delete(t.poses, j, axis=0)
-    return CodeCard(card, side, corners, alternatives, tuple(t for t, _ in agree))
+    return CodeCard(card, side, corners, alternatives, tuple(t for t, _ in agree), 0, spanned)

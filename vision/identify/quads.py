@@ -81,7 +81,7 @@ class Outline:
 def gradients(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """(gx, gy), each (H, W) float32: the grey image's derivative in grey levels per pixel
     (3x3 Sobel / 8 after a Gaussian of sigma 1 px)."""
-    g = cv2.GaussianBlur(grey, (0, 0), 1.0).astype(np.float32)
+    g = cv2.GaussianBlur(grey, (0, 0), 1.0)  # uint8: Sobel to float32 directly, same values
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     return gx, gy
@@ -145,8 +145,11 @@ def quad_aspect(quads: NDArray[np.floating]) -> NDArray[np.float64]:
     return np.asarray((sides[:, 0] + sides[:, 2]) / (sides[:, 1] + sides[:, 3]), np.float64)
 
 
-def _sample(img: NDArray[np.float32], pts: NDArray[np.float64]) -> NDArray[np.float32]:
-    """Bilinear samples of ``img`` at ``pts`` (..., 2) (x, y) pixels; 0 outside."""
+def _sample(
+    img: NDArray[np.float32] | NDArray[np.uint8], pts: NDArray[np.float64]
+) -> NDArray[np.float32]:
+    """Bilinear samples of ``img`` (float32, or uint8: samples rounded to grey levels) at
+    ``pts`` (..., 2) (x, y) pixels; 0 outside."""
     shape = pts.shape[:-1]
     flat = pts.reshape(-1, 2).astype(np.float32)
     n = len(flat)
