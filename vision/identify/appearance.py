@@ -37,34 +37,23 @@ def rectify(
     """Each quad of (m, 4, 2) pixel corners (TL, TR, BR, BL) warped to an upright
     ``size_wh`` image: (m, h, w, C) uint8 (a frame pixel centre at integer coordinates, as
     OpenCV; the quad's corners land on the image's outer corners; bilinear, the frame's
-    border replicated). All quads are sampled in one ``cv2.remap``."""
+    border replicated). One ``cv2.warpPerspective`` per quad, straight into the output
+    (cheaper than building sampling maps in numpy for one ``cv2.remap``)."""
     w, h = size_wh
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    m = len(q)
     channels = frame.shape[2] if frame.ndim == 3 else 1
-    if m == 0:
-        return np.zeros((0, h, w, channels), np.uint8)
+    out = np.empty((len(q), h, w, channels), np.uint8)
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
-    hs = np.stack([_homography(src, quad) for quad in q])  # (m, 3, 3): image -> frame
-    us, vs = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
-    grid = np.stack([us.ravel(), vs.ravel(), np.ones(w * h)], axis=0)  # (3, h*w)
-    pts = hs @ grid  # (m, 3, h*w)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mx = (pts[:, 0] / pts[:, 2]).astype(np.float32).reshape(m * h, w)
-        my = (pts[:, 1] / pts[:, 2]).astype(np.float32).reshape(m * h, w)
-    bad = ~(np.isfinite(mx) & np.isfinite(my))
-    mx[bad] = -1e4
-    my[bad] = -1e4
-    out = np.empty((m * h, w, channels), np.uint8)
-    # cv2.remap takes maps of fewer than 32767 rows.
-    step = (32766 // h) * h
-    for r in range(0, m * h, step):
-        part = cv2.remap(
-            frame, mx[r : r + step], my[r : r + step], cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )  # fmt: skip
-        out[r : r + step] = part.reshape(part.shape[0], w, channels)
-    return out.reshape(m, h, w, channels)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    for i, quad in enumerate(q):
+        if not np.isfinite(quad).all():
+            out[i] = frame.reshape(*frame.shape[:2], channels)[0, 0]
+            continue
+        warped = cv2.warpPerspective(
+            frame, _homography(src, quad), (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE
+        )
+        out[i] = warped.reshape(h, w, channels)
+    return out
 
 
 def _homography(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -153,20 +142,30 @@ def agreement(
     o = np.asarray(observed, np.float32).reshape(k, -1, 3)
     r = np.asarray(reference, np.float32).reshape(k, -1, 3)
     inside = np.ones(o.shape[:2], bool) if mask is None else np.asarray(mask, bool).reshape(k, -1)
+    # Per cell, per pair: lightness of reference and observation, and the colour difference
+    # (k, n) each; the weighted sums below are row dot products (einsum), no (k, n) temporaries
+    # beyond the residuals.
+    rl, ol = np.ascontiguousarray(r[..., 0]), np.ascontiguousarray(o[..., 0])
+    da, db = o[..., 1] - r[..., 1], o[..., 2] - r[..., 2]
     w = inside.astype(np.float32)
+    far2 = np.float32((AGREE_LAB * 1.5) ** 2)
     for _ in range(4):
-        sw = w.sum(axis=1, keepdims=True) + 1e-9
-        mr = (w * r[..., 0]).sum(axis=1, keepdims=True) / sw
-        mo = (w * o[..., 0]).sum(axis=1, keepdims=True) / sw
-        var = (w * (r[..., 0] - mr) ** 2).sum(axis=1, keepdims=True)
-        cov = (w * (r[..., 0] - mr) * (o[..., 0] - mo)).sum(axis=1, keepdims=True)
+        sw = w.sum(axis=1) + np.float32(1e-9)
+        mr = np.einsum("kn,kn->k", w, rl) / sw
+        mo = np.einsum("kn,kn->k", w, ol) / sw
+        rc = rl - mr[:, None]
+        wrc = w * rc
+        var = np.einsum("kn,kn->k", wrc, rc)
+        cov = np.einsum("kn,kn->k", wrc, ol - mo[:, None])
         gain = np.clip(np.where(var > 1e-6, cov / np.maximum(var, 1e-6), 1.0), 0.4, 2.5)
         off = mo - gain * mr
-        dab = o[..., 1:] - r[..., 1:]
-        off_ab = (w[..., None] * dab).sum(axis=1, keepdims=True) / sw[..., None]
-        res_l = o[..., 0] - (gain * r[..., 0] + off)
-        res_ab = dab - off_ab
-        res = np.sqrt(res_l**2 + (res_ab**2).sum(axis=2))
-        w = inside * ((res < AGREE_LAB * 1.5) + np.float32(1e-3))
-    agree = ((res < AGREE_LAB) & inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+        oa = np.einsum("kn,kn->k", w, da) / sw
+        ob = np.einsum("kn,kn->k", w, db) / sw
+        res2 = (ol - gain[:, None] * rl - off[:, None]) ** 2
+        res2 += (da - oa[:, None]) ** 2
+        res2 += (db - ob[:, None]) ** 2
+        w = inside * ((res2 < far2) + np.float32(1e-3))
+    agree = ((res2 < np.float32(AGREE_LAB**2)) & inside).sum(axis=1) / np.maximum(
+        inside.sum(axis=1), 1
+    )
     return np.asarray(agree, np.float64)

@@ -190,6 +190,12 @@ class ReferenceDeck:
             self._table_kp[index] = kp
         return kp
 
+    @cached_property
+    def table_index(self) -> local.KeypointIndex:
+        """Every card's :meth:`table_keypoints` in one index (:class:`local.KeypointIndex`):
+        built on first use (every card's keypoints computed then) and kept."""
+        return local.KeypointIndex([self.table_keypoints(i) for i in range(len(self.cards))])
+
     def outline(self, index: int) -> NDArray[np.float64]:
         """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the
         image's outer corners, pixel centres at integers)."""

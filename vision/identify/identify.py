@@ -19,8 +19,10 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    certain of is named only when the keypoints of its card (at table size) fit the card
    there by a RANSAC homography with enough inliers, better than the next cards most like
    it; an outline appearance left undecided is named by the best fit among its shortlist
-   (the cards most like it) when that fit is strong and clearly ahead, with the corners
-   from the fit.
+   (the cards most like it) and the card its keypoints retrieve from the whole deck
+   (:class:`vision.identify.local.KeypointIndex`) when that fit is strong, clearly ahead
+   and spread over the card (and, for a retrieved card, its picture agrees there), with
+   the corners from the fit.
 3. **Local features** (:mod:`vision.identify.local`), for decks of a few cards (photos of
    objects, cards held close): ORB keypoints of the whole frame matched to each reference
    and verified by a RANSAC homography; this finds a card whatever its outline.
@@ -35,7 +37,7 @@ given a guessed id.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -82,6 +84,16 @@ VERIFY_SHORTLIST = 5
 VERIFY_MIN_COSINE = 0.2
 VERIFY_MIN_INLIERS = 15
 VERIFY_LEAD = 6
+#: A card named by verification needs inliers spanning this share of its face (a fit on one
+#: small patch, such as a corner's printed code, places the card's far corners by
+#: extrapolation: on the tables the thresholds were set on (seed 0), the one misplaced card
+#: spanned 1.5%, the right ones 3.5% and more).
+VERIFY_MIN_SPREAD = 0.025
+#: A card named by verification that its outline's appearance did not shortlist (retrieved by
+#: its keypoints from the whole deck) must also agree by picture, where the fit puts it, over
+#: this share of the deck's distinct cells (``Thresholds.agree``'s value: on seed 0 the one
+#: card not in the deck so named agreed 0.18, the right ones 0.63 and more).
+RETRIEVED_MIN_AGREE = 0.35
 #: Outlines are verified only when their area is within this range of the median area of the
 #: cards already named by appearance (when there are at least VERIFY_SIZE_MIN_CARDS of them).
 VERIFY_SIZE_RANGE = (0.55, 1.9)
@@ -93,9 +105,10 @@ VERIFY_SIZE_MIN_CARDS = 2
 CONFIRM_BELOW = 0.999
 #: A match to confirm is fitted against this many of the cards most like it (itself first).
 CONFIRM_SHORTLIST = 3
-#: How much better (edges seen + half the picture's agreement) one pose of a lone marker
-#: must be than the other.
-_POSE_MARGIN = 0.12
+#: How much better (the share of its outline seen as edges + half the picture's agreement)
+#: one pose of a lone marker must be than the other (on rendered tables, seeds 0 and 1, the
+#: true pose led by at least this in all of 297 lone markers, a wrong one never did).
+_POSE_MARGIN = 0.15
 
 
 @dataclass(frozen=True)
@@ -166,7 +179,9 @@ def identify_frame(
             zones = found
         else:
             warnings.append(f"no seat zones: {found}")
-    grads = quads.gradients(grey)
+    # The edge gradients, worked out once and only when needed (codes that fitted their
+    # cards' outlines by themselves do not need them).
+    grads = functools.cache(lambda: quads.gradients(grey))
     readings: list[_Candidate] = []
     if codes is not None:
         readings.extend(_by_codes(bgr, grey, grads, codes, thresholds))
@@ -174,8 +189,12 @@ def identify_frame(
     if deck is not None and features and len(deck):
         taken = [r.corners for r in readings]
         height = _height_hint(readings, zones, grey.shape)
-        found_cards, unknown_quads = _by_pictures(bgr, grey, grads, deck, taken, height, thresholds)
-        readings.extend(found_cards)
+        found_cards, unknown_quads = _by_pictures(
+            bgr, grey, grads(), deck, taken, height, thresholds
+        )
+        # A card retrieved by its keypoints can land on a card its codes already named: one
+        # reading per card and per place.
+        readings = _merge(readings, found_cards)
         if len(deck) <= GLOBAL_SEARCH_MAX_CARDS:
             readings = _merge(readings, _by_keypoints(grey, deck, precise))
         unknown = [
@@ -236,7 +255,7 @@ def _face_agreement(
 def _by_codes(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
-    grads: tuple[NDArray[np.float32], NDArray[np.float32]],
+    grads: Callable[[], tuple[NDArray[np.float32], NDArray[np.float32]]],
     reader: CodeReader,
     t: Thresholds,
 ) -> list[_Candidate]:
@@ -246,9 +265,15 @@ def _by_codes(
     # Every pose of every card at once: snapped to the edges, checked against its picture.
     owner = np.concatenate([[k] * (1 + len(c.alternatives)) for k, c in enumerate(cards)])
     poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])
-    refined, support = quads.refine_quads(grads[0], grads[1], poses, radius=5.0)
-    good = support.min(axis=1) >= 0.5  # snapped only where the edges were found all round
-    poses = np.where(good[:, None, None], refined, poses)
+    # Snapped to the card's edges only where the edges were found all round, and not when
+    # codes at opposite corners already fitted the outline (``CodeCard.spanned``).
+    snap = np.flatnonzero([not cards[k].spanned for k in owner])
+    support = np.ones((len(poses), 4))
+    if len(snap):
+        gx, gy = grads()
+        refined, support[snap] = quads.refine_quads(gx, gy, poses[snap], radius=5.0)
+        good = support[snap].min(axis=1) >= 0.5
+        poses[snap] = np.where(good[:, None, None], refined, poses[snap])
     agree = _face_agreement(bgr, poses, [(cards[k].card, cards[k].side) for k in owner])
     lone = np.array(
         [len(cards[k].codes) == 1 and cards[k].codes[0].kind == "marker" for k in owner]
@@ -262,30 +287,50 @@ def _by_codes(
                 if lone[owner == k][0]
             ]
         )
-        seen[lone] = quads.corner_support(grads[0], grads[1], poses[lone], corner)
-    out = []
-    for k, card in enumerate(cards):
+        gx, gy = grads()
+        seen[lone] = quads.corner_support(gx, gy, poses[lone], corner)
+    outline = support.mean(axis=1)
+    chosen: list[int | None] = []
+    for k in range(len(cards)):
         idx = np.flatnonzero(owner == k)
         a, sn = agree[idx], seen[idx]
         if lone[idx[0]]:
-            # A lone marker: which of its face's two is it? The card's edges run past the
-            # marker on the card's outer sides only (its frame is white there).
-            score = sn + 0.5 * a
+            # A lone marker: which of its face's two is it? The true pose's outline lies on
+            # the card's edges (seen wherever the card is not covered), the other's mostly
+            # on the table; its picture agrees too.
+            score = outline[idx] + 0.5 * a
             best = int(np.argmax(score))
             if len(score) > 1 and score[best] - np.partition(score, -2)[-2] < _POSE_MARGIN:
-                continue  # either of the face's two markers: the card's place is not known
+                chosen.append(None)  # either of the face's two markers: place not known
+                continue
             if not (a[best] >= t.code_agree or (sn[best] >= 0.6 and a[best] >= 0.15)):
-                continue  # neither the card's picture nor its edges back this marker
-            if card.disagree:
-                continue  # where codes name another card: a marker-like speck on that card
+                chosen.append(None)  # neither the card's picture nor its edges back it
+                continue
         else:
             best = int(np.argmax(a))
-        confidence = _code_confidence(card, float(a[best]))
+        chosen.append(int(idx[best]))
+    out = []
+    for k, card in enumerate(cards):
+        pick = chosen[k]
+        if pick is None:
+            continue
+        others = [poses[p] for p in chosen if p is not None and p != pick]
+        if lone[pick] and _named_nearby(poses[pick], others):
+            continue  # where codes name another card: a marker-like speck on that card
+        confidence = _code_confidence(card, float(agree[pick]))
         evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
-        if a[best] >= t.agree:
+        if agree[pick] >= t.agree:
             evidence += ("picture",)
-        out.append(_Candidate(card.card, poses[idx[best]], confidence, "code", card.side, evidence))
+        out.append(_Candidate(card.card, poses[pick], confidence, "code", card.side, evidence))
     return out
+
+
+def _named_nearby(pose: NDArray[np.float64], others: list[NDArray[np.float64]]) -> bool:
+    """Whether another card placed by its codes (``others``: (4, 2) outlines) has its centre
+    within a fifth of ``pose``'s diagonal of ``pose``'s centre."""
+    diag = float(np.linalg.norm(pose[2] - pose[0]))
+    centre = pose.mean(axis=0)
+    return any(float(np.linalg.norm(o.mean(axis=0) - centre)) < 0.2 * diag for o in others)
 
 
 def _marker_corners(card: CodeCard, poses: NDArray[np.float64]) -> NDArray[np.intp]:
@@ -385,7 +430,7 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
-    chosen.extend(_by_verification(grey, matches, deck, chosen, used))
+    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used))
     unknown = [
         o
         for i, o in enumerate(outlines)
@@ -566,12 +611,14 @@ def picture_probability(
 class VerifiedOutline:
     """The result of :func:`verify_outline`: ``card`` (index in the deck) whose keypoints fit
     best, ``corners`` (4, 2) its face's corners as printed in frame pixels (from the fit, not
-    the outline), ``inliers`` of that fit and ``second`` of the next candidate's."""
+    the outline), ``inliers`` of that fit and ``second`` of the next candidate's; ``spread``
+    the share of the card's face its inliers span (:class:`vision.identify.local.CardFit`)."""
 
     card: int
     corners: NDArray[np.float64]
     inliers: int
     second: int
+    spread: float = 1.0
 
 
 def verify_outline(
@@ -580,15 +627,21 @@ def verify_outline(
     candidates: list[int],
     deck: ReferenceDeck,
     min_inliers: int = 6,
+    retrieve: Collection[int] | None = None,
 ) -> VerifiedOutline | None:
     """Check ``candidates`` (deck indices) against the card round a portrait outline
     ``quad`` (4, 2) of a grey (H, W) uint8 frame by their keypoints at table distance
     (:func:`vision.identify.local.fit_candidate`; candidates with fewer ratio-test matches
     than ``min_inliers`` are not fitted). Returns the best fit (None when no candidate fits
-    at all); the caller decides on its inliers and lead."""
+    at all); the caller decides on its inliers and lead. ``retrieve``: also fit the cards
+    the window's keypoints point to (:meth:`vision.identify.local.KeypointIndex.retrieve`),
+    except those given (cards already named), after ``candidates``."""
     window, back = local.window_keypoints(grey, quad)
     if len(window) < 6:
         return None
+    if retrieve is not None:
+        extra = deck.table_index.retrieve(window)
+        candidates = [*candidates, *(c for c in extra if c not in candidates and c not in retrieve)]
     refs = [deck.table_keypoints(c) for c in candidates]
     # One pass over every candidate's keypoints (each row's ratio test is its own), then
     # the matches split by candidate.
@@ -629,7 +682,7 @@ def verify_outline(
         corners = np.asarray(mapped, np.float64).reshape(4, 2)
     if deck.cards[card].turned:
         corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
-    return VerifiedOutline(card, corners, best.inliers, second)
+    return VerifiedOutline(card, corners, best.inliers, second, best.spread)
 
 
 def _has_keypoints(deck: ReferenceDeck, m: PictureMatch) -> bool:
@@ -646,6 +699,7 @@ def verified_confidence(inliers: int, second: int) -> float:
 
 
 def _by_verification(
+    bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
     matches: list[PictureMatch],
     deck: ReferenceDeck,
@@ -653,7 +707,10 @@ def _by_verification(
     used: set[int],
 ) -> list[_Candidate]:
     """Cards named by keypoint verification among the outlines appearance left undecided,
-    best appearance first; each card id and place once."""
+    best appearance first; each card id and place once. Each outline's window is fitted
+    against its shortlist and the card its keypoints retrieve from the whole deck (so a card
+    whose outline appearance could not place, as touching cards merged, is still found; its
+    picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`)."""
     best: dict[int, PictureMatch] = {}
     for m in matches:
         if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
@@ -661,6 +718,7 @@ def _by_verification(
     out: list[_Candidate] = []
     taken = {c.card for c in chosen}
     ids = deck.ids
+    taken_index = {i for i, c in enumerate(ids) if c in taken}  # not retrieved again
     # Outlines far from the size of the cards already named are not cards (merged regions,
     # specks): not worth a window (on the tables the thresholds were set on, every outline
     # verification named was within 0.65-1.7 of that size).
@@ -679,19 +737,20 @@ def _by_verification(
         if any(_overlap(m.quad, c.corners) > 0.4 for c in (*chosen, *out)):
             continue
         candidates = [c for c in m.shortlist if ids[c] not in taken]
-        if not candidates:
-            continue
-        found = verify_outline(grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS)
+        found = verify_outline(grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index)
         if found is None or found.inliers < VERIFY_MIN_INLIERS:
             continue
-        if found.inliers - found.second < VERIFY_LEAD:
+        if found.inliers - found.second < VERIFY_LEAD or found.spread < VERIFY_MIN_SPREAD:
             continue
         size_wh = deck.cards[found.card].size_wh
         if not local.card_shaped(found.corners, min(size_wh) / max(size_wh)):
             continue  # the right card, perhaps, but its corners are not known
         if any(_overlap(found.corners, c.corners) > 0.4 for c in (*chosen, *out)):
             continue
+        if found.card not in candidates and _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
+            continue  # retrieved by keypoints, but its picture is not there
         taken.add(ids[found.card])
+        taken_index.add(found.card)
         out.append(
             _Candidate(
                 ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
@@ -699,6 +758,17 @@ def _by_verification(
             )
         )  # fmt: skip
     return out
+
+
+def _fit_agreement(bgr: NDArray[np.uint8], found: VerifiedOutline, deck: ReferenceDeck) -> float:
+    """Share of the deck's distinct cells (:func:`~vision.identify.appearance.agreement`)
+    where the card of a fit looks like its reference, rectified from the fit's corners."""
+    corners = found.corners
+    if deck.cards[found.card].turned:
+        corners = np.roll(corners, 1, axis=0)  # the landscape face's order -> portrait
+    cells = appearance.lab_cells(appearance.rectify(bgr, corners[None]))
+    ref = deck.cells[found.card][None]
+    return float(appearance.agreement(cells, ref, deck.distinct_cells[None])[0])
 
 
 # ---- keypoints -----------------------------------------------------------------------------

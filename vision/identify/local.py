@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from scipy.spatial import cKDTree
 
 #: Keypoints kept per reference image, and per frame in a whole-frame search.
 REFERENCE_FEATURES = 1000
@@ -111,23 +112,24 @@ def _guided(
     refitted homography and its inliers, or ``h`` as it was when that fails."""
     projected = cv2.perspectiveTransform(reference.xy.reshape(-1, 1, 2).astype(np.float64), h)
     projected = projected.reshape(-1, 2)
-    d2 = ((projected[:, None, :] - frame.xy[None, :, :]) ** 2).sum(axis=2)  # (n_ref, n_frame)
-    near = d2 < GUIDE_PX**2
-    rows = np.flatnonzero(near.any(axis=1))
-    if len(rows) < 8:
+    # Every (reference, frame) pair within GUIDE_PX at once (a k-d tree: the whole
+    # n_ref x n_frame distance matrix costs tens of ms for a photo's keypoints).
+    near = cKDTree(projected).sparse_distance_matrix(
+        cKDTree(frame.xy.astype(np.float64)), GUIDE_PX, output_type="ndarray"
+    )
+    if len(np.unique(near["i"])) < 8:
         return h, inliers
-    src, dst = [], []
-    for i in rows:
-        cols = np.flatnonzero(near[i])
-        dist = np.unpackbits(reference.desc[i] ^ frame.desc[cols], axis=1).sum(axis=1)
-        j = int(np.argmin(dist))
-        if dist[j] <= GUIDE_HAMMING:
-            src.append(reference.xy[i])
-            dst.append(frame.xy[cols[j]])
-    if len(src) < max(8, inliers):
+    ri, fi = near["i"].astype(np.intp), near["j"].astype(np.intp)
+    dist = np.unpackbits(reference.desc[ri] ^ frame.desc[fi], axis=1).sum(axis=1)
+    # Each reference keypoint's nearest descriptor: pairs sorted by (keypoint, distance),
+    # the first of each keypoint kept.
+    order = np.lexsort((fi, dist, ri))
+    first = order[np.r_[True, ri[order][1:] != ri[order][:-1]]]
+    first = first[dist[first] <= GUIDE_HAMMING]
+    if len(first) < max(8, inliers):
         return h, inliers
     refit, mask = cv2.findHomography(
-        np.asarray(src, np.float32), np.asarray(dst, np.float32), cv2.RANSAC, GUIDE_RANSAC_PX
+        reference.xy[ri[first]], frame.xy[fi[first]], cv2.RANSAC, GUIDE_RANSAC_PX
     )
     if refit is None or mask is None or int(mask.sum()) < inliers:
         return h, inliers
@@ -288,12 +290,14 @@ class CardFit:
     and ``matches`` that passed the ratio test. ``homography`` is None when no fit was
     made. ``similarity`` (3, 3): the same map restricted to a turn, a scale and a shift,
     fitted on the homography's inliers (a card's shape whatever the fit; for cards half
-    hidden, where the homography's hidden corners can go astray)."""
+    hidden, where the homography's hidden corners can go astray). ``spread``: the share of
+    the card's face that the inliers span (their convex hull's area over the face's)."""
 
     inliers: int
     matches: int
     homography: NDArray[np.float64] | None
     similarity: NDArray[np.float64] | None = None
+    spread: float = 0.0
 
 
 def fit_candidate(
@@ -338,7 +342,19 @@ def fit_matches(
     )
     if a is not None:
         similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
-    return CardFit(int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity)
+    return CardFit(
+        int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity,
+        _spread(reference.xy[ri][keep]),
+    )  # fmt: skip
+
+
+def _spread(points: NDArray[np.float32]) -> float:
+    """Area of the convex hull of (n, 2) reference pixels over the reference face's area."""
+    if len(points) < 3:
+        return 0.0
+    hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    w, h = VERIFY_CARD_WH
+    return float(abs(cv2.contourArea(hull)) / (w * h))
 
 
 #: A fitted card seen from the table camera: opposite sides at least this much of each other,
@@ -362,3 +378,94 @@ def card_shaped(corners: NDArray[np.floating], aspect: float) -> bool:
         return False
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return bool(abs(min(a, b) / max(a, b) - aspect) <= CARD_ASPECT_TOLERANCE * aspect)
+
+
+# ---- retrieval: which cards a window's keypoints come from --------------------------------
+#
+# A card whose outline merged with a neighbour's, or was found too rough for appearance to
+# shortlist it, still shows its keypoints in the window round that outline. The table
+# keypoints of every card of a deck are put in one index (locality-sensitive hashing of the
+# binary descriptors: INDEX_TABLES tables, each keyed by INDEX_KEY_BITS of the 256 bits,
+# chosen once by a fixed seed, so the index and its answers are the same every run), and each
+# window keypoint votes for the card of its nearest deck keypoint among those sharing one of
+# its keys. A query costs about the same whatever the deck's size. The cards with most votes
+# are fitted beside the appearance shortlist (:func:`vision.identify.identify.verify_outline`
+# decides on the fits exactly as for the shortlist).
+
+#: LSH: hash tables, bits per key, the seed that picks the bits, the most entries a key may
+#: have to be kept; the cards retrieved, and the votes a card needs.
+INDEX_TABLES = 4
+INDEX_KEY_BITS = 20
+INDEX_SEED = 5
+INDEX_MAX_BUCKET = 16
+RETRIEVE_CARDS = 1
+RETRIEVE_MIN_VOTES = 2
+#: Bits set in each byte value (Hamming distances of packed descriptors).
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+class KeypointIndex:
+    """Every card's table keypoints (:func:`table_keypoints`) in one hashed index (see
+    above): ``owner`` (K,) int32 the card (deck index) of each indexed keypoint. Built once
+    per deck."""
+
+    def __init__(self, cards: list[Keypoints]) -> None:
+        self.n_cards = len(cards)
+        self.owner = np.concatenate(
+            [np.full(len(k), i, np.int32) for i, k in enumerate(cards)] or [np.zeros(0, np.int32)]
+        )
+        self.desc = np.concatenate(
+            [k.desc for k in cards] or [np.zeros((0, 32), np.uint8)]
+        ).reshape(-1, 32)
+        rng = np.random.default_rng(INDEX_SEED)
+        self._bits = np.stack(
+            [rng.choice(256, INDEX_KEY_BITS, replace=False) for _ in range(INDEX_TABLES)]
+        )
+        # Per table: the entries sorted by key, without those of keys shared by more than
+        # INDEX_MAX_BUCKET entries (flat or common patches: they tell no card from another,
+        # and would make a query's cost grow with the deck).
+        self._order: list[NDArray[np.intp]] = []
+        self._sorted: list[NDArray[np.int64]] = []
+        for keys in self._keys(self.desc):
+            order = np.argsort(keys, kind="stable")
+            ordered = keys[order]
+            _, count = np.unique(ordered, return_counts=True)
+            keep = np.repeat(count <= INDEX_MAX_BUCKET, count)
+            self._order.append(order[keep])
+            self._sorted.append(ordered[keep])
+
+    def _keys(self, desc: NDArray[np.uint8]) -> NDArray[np.int64]:
+        """(INDEX_TABLES, n) hash keys of (n, 32) descriptors."""
+        bits = np.unpackbits(desc, axis=1)  # (n, 256)
+        weights = 1 << np.arange(INDEX_KEY_BITS, dtype=np.int64)
+        return np.stack([bits[:, b].astype(np.int64) @ weights for b in self._bits])
+
+    def retrieve(self, window: Keypoints, n: int = RETRIEVE_CARDS) -> list[int]:
+        """The (at most ``n``) cards that most of ``window``'s keypoints come from: each
+        keypoint votes for the card of its nearest indexed keypoint among those sharing one
+        of its keys, when that is within :data:`VERIFY_HAMMING` bits; cards with fewer than
+        :data:`RETRIEVE_MIN_VOTES` votes are left out. Most votes first (ties: lower index)."""
+        if len(self.owner) == 0 or len(window) == 0:
+            return []
+        keys = self._keys(window.desc)
+        query, entry = [], []
+        for t in range(INDEX_TABLES):
+            lo = np.searchsorted(self._sorted[t], keys[t], side="left")
+            hi = np.searchsorted(self._sorted[t], keys[t], side="right")
+            count = hi - lo
+            q = np.repeat(np.arange(len(window)), count)
+            # Positions lo..hi-1 of every query, flattened.
+            pos = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+            query.append(q)
+            entry.append(self._order[t][np.repeat(lo, count) + pos])
+        q, e = np.concatenate(query), np.concatenate(entry)
+        if len(q) == 0:
+            return []
+        dist = _POPCOUNT[window.desc[q] ^ self.desc[e]].sum(axis=1, dtype=np.int32)
+        # Each query's nearest entry: pairs sorted by (query, distance, entry).
+        order = np.lexsort((e, dist, q))
+        first = order[np.r_[True, q[order][1:] != q[order][:-1]]]
+        first = first[dist[first] <= VERIFY_HAMMING]
+        votes = np.bincount(self.owner[e[first]], minlength=self.n_cards)
+        top = np.argsort(-votes, kind="stable")[:n]
+        return [int(c) for c in top if votes[c] >= RETRIEVE_MIN_VOTES]
