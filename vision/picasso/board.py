@@ -15,8 +15,10 @@ of 17-30 ms, canvas corners within 0.9 mm (0.5 mm p95).
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import cv2
@@ -52,7 +54,7 @@ def _detect(gray: NDArray[np.uint8], scale: float) -> Markers:
     """Board markers found in ``gray`` shrunk by ``scale`` (>= 1), corners in full pixels."""
     if scale > 1.0:
         h, w = gray.shape
-        small = cv2.resize(gray, (round(w / scale), round(h / scale)), interpolation=cv2.INTER_AREA)
+        small = shrink_area(gray, (round(w / scale), round(h / scale)))
         sx, sy = w / small.shape[1], h / small.shape[0]
     else:
         small, sx, sy = gray, 1.0, 1.0
@@ -71,6 +73,37 @@ def _detect(gray: NDArray[np.uint8], scale: float) -> Markers:
             continue
         found[mid] = pts
     return found
+
+
+def shrink_area(gray: NDArray[np.uint8], size_wh: tuple[int, int]) -> NDArray[np.uint8]:
+    """``cv2.resize(gray, size_wh, interpolation=cv2.INTER_AREA)``, computed as two small
+    matrix products when both sides shrink by one whole pattern of ``p`` pixels to ``q``
+    (1280x720 to 720x405 is 16 to 9): half the time of OpenCV's general area path, which
+    was half the marker stage's. Other sizes go to OpenCV (whole ratios have a fast path
+    there, which rounds halves up)."""
+    h, w = gray.shape
+    ratio = Fraction(w, size_wh[0])
+    p, q = ratio.numerator, ratio.denominator
+    if Fraction(h, size_wh[1]) != ratio or p > 32 or p <= q or q == 1 or h % p:
+        return np.asarray(cv2.resize(gray, size_wh, interpolation=cv2.INTER_AREA), np.uint8)
+    wt = _area_weights(p, q)
+    rows = gray.reshape(h, w // p, p).astype(np.float32) @ wt  # (h, w / p, q)
+    cols = wt.T @ rows.reshape(h // p, p, size_wh[0])  # (h / p, q, new w)
+    out = np.rint(cols.reshape(size_wh[1], size_wh[0]))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=4)
+def _area_weights(p: int, q: int) -> NDArray[np.float32]:
+    """(p, q) float32: the share of output pixel j (of q) that input pixel i (of p) covers,
+    each output pixel covering p / q input pixels."""
+    r = p / q
+    wt = np.zeros((p, q), np.float32)
+    for j in range(q):
+        a, b = j * r, (j + 1) * r
+        for i in range(math.floor(a), min(p, math.ceil(b))):
+            wt[i, j] = (min(b, i + 1) - max(a, i)) / r
+    return wt
 
 
 def _area(pts: NDArray[np.float32]) -> float:

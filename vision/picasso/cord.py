@@ -74,7 +74,7 @@ def find_cord(
         # a patch mostly thick goes whole; from a string with a thick spot (where it lies
         # over itself) only the spot goes
         thick_small = cv2.resize(thick, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
-        thick_px = np.bincount(lab[thick_small], minlength=n)
+        thick_px = np.bincount(lab.ravel(), thick_small.ravel(), minlength=n)
         keep &= thick_px < 0.3 * stats[:, cv2.CC_STAT_AREA]
         grow = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
         line = dark & (1 - grow)
@@ -87,8 +87,10 @@ def find_cord(
             lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
         ).astype(np.int64)
         ring = (small == 0) & (around > 0)
-        ring_px = np.bincount(around[ring], minlength=n)
-        grey_px = np.bincount(around[ring & grey_small], minlength=n)
+        # counts per patch as weights: no list of the ring's pixels needed
+        flat = around.ravel()
+        ring_px = np.bincount(flat, ring.ravel(), minlength=n)
+        grey_px = np.bincount(flat, (ring & grey_small).ravel(), minlength=n)
         keep &= grey_px < 0.6 * np.maximum(ring_px, 1)
     kept = cv2.resize(keep[lab].astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     line = line & kept
@@ -102,32 +104,38 @@ def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArra
     each next point is the nearest unvisited one within two cells, the chain grown at
     both ends; chains that cannot be joined are concatenated with a NaN row between them.
     (N, 2) float32 board mm."""
-    ys, xs = np.nonzero(line)
-    if xs.size == 0:
+    found = cv2.findNonZero(line)  # row by row, as np.nonzero, and far quicker when sparse
+    if found is None:
         return np.zeros((0, 2), np.float32)
+    xs, ys = found.reshape(-1, 2).T
     cell = max(1, round(step_mm * s))
     keys = (ys // cell) * 100000 + (xs // cell)
     _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
     pts = np.stack([np.bincount(inv, xs) / counts, np.bincount(inv, ys) / counts], 1).astype(
         np.float32
     )  # the middle of the line in each cell
-    left = np.ones(len(pts), bool)
     reach2 = (2 * cell) ** 2
-    chains: list[list[int]] = []
-    # all squared distances at once when the cells are few (a string makes under a hundred)
-    dist2: NDArray[np.float32] | None = None
-    if len(pts) <= 600:
-        diff = pts[:, None, :] - pts[None, :, :]
-        dist2 = (diff * diff).sum(2)
+    # Each cell's neighbours within reach, nearest first (ties: lower index first, as
+    # ``argmin`` would), so that the chaining below is plain Python; from all squared
+    # distances at once (one cell per 8 mm square of the canvas: at most about 1,500 cells,
+    # and a string makes under a hundred).
+    n = len(pts)
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist2 = (diff * diff).sum(2)
+    rows, cols = np.nonzero(dist2 <= reach2)  # the few pairs within reach, by row
+    order = np.lexsort((cols, dist2[rows, cols], rows))
+    near = cols[order].tolist()
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).tolist()
+    ranked = [near[bounds[i] : bounds[i + 1]] for i in range(n)]
+    left = [True] * n
 
     def nearest(i: int) -> int:
-        row = dist2[i] if dist2 is not None else ((pts - pts[i]) ** 2).sum(1)
-        d = np.where(left, row, np.inf)
-        j = int(np.argmin(d))
-        return j if d[j] <= reach2 else -1
+        return next((j for j in ranked[i] if left[j]), -1)
 
-    while left.any():
-        start = int(np.flatnonzero(left)[0])
+    chains: list[list[int]] = []
+    for start in range(n):
+        if not left[start]:
+            continue
         chain = [start]
         left[start] = False
         for end in (1, 0):  # grow the tail, then the head

@@ -79,7 +79,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     wide = wide_wood(wood, s)
     cord = find_cord(dark, s, profile, grey)
     wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
-    wm[wide > 0] = 0
+    np.putmask(wm, wide > 0, 0)
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits = join_in_line(stick_fits, sg.normalised, s, profile, wm)
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
@@ -245,13 +245,14 @@ def _in_line(
 ) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]] | None:
     """(far end of a, joint, far end of b) when a and b lie end to end in one line (within
     4 degrees and 1.5 mm, the near ends at most ``max_gap_mm`` apart), else None."""
-    ea = np.array([a.p0, a.p1], np.float64)
-    eb = np.array([b.p0, b.p1], np.float64)
-    da = ea[1] - ea[0]
-    db = eb[1] - eb[0]
-    cos = abs(float(da @ db)) / max(float(np.linalg.norm(da) * np.linalg.norm(db)), 1e-9)
+    # The direction test first, in plain floats: most pairs of sticks fail it.
+    dax, day = a.p1[0] - a.p0[0], a.p1[1] - a.p0[1]
+    dbx, dby = b.p1[0] - b.p0[0], b.p1[1] - b.p0[1]
+    cos = abs(dax * dbx + day * dby) / max(math.hypot(dax, day) * math.hypot(dbx, dby), 1e-9)
     if cos < math.cos(math.radians(4.0)):
         return None
+    ea = np.array([a.p0, a.p1], np.float64)
+    eb = np.array([b.p0, b.p1], np.float64)
     gaps = [(float(np.linalg.norm(ea[i] - eb[j])), i, j) for i in (0, 1) for j in (0, 1)]
     gap, i, j = min(gaps)
     if gap > max_gap_mm:

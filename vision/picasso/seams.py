@@ -169,8 +169,10 @@ def _crosses(
     q1: tuple[float, float],
 ) -> bool:
     """Whether the stick q0-q1 passes within a stick width of the joint."""
-    a = np.asarray(q0, np.float64)
-    b = np.asarray(q1, np.float64)
-    ab = b - a
-    t = float(np.clip(np.dot(joint - a, ab) / max(np.dot(ab, ab), 1e-9), 0.0, 1.0))
-    return float(np.linalg.norm(a + t * ab - joint)) < 1.2 * width
+    # plain floats: called for every other stick at every joint looked at
+    ax, ay = float(q0[0]), float(q0[1])
+    abx, aby = float(q1[0]) - ax, float(q1[1]) - ay
+    jx, jy = float(joint[0]), float(joint[1])
+    t = ((jx - ax) * abx + (jy - ay) * aby) / max(abx * abx + aby * aby, 1e-9)
+    t = min(max(t, 0.0), 1.0)
+    return math.hypot(ax + t * abx - jx, ay + t * aby - jy) < 1.2 * width

@@ -34,8 +34,8 @@ half hidden in a heap was missed, and made no board wrong.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -81,39 +81,44 @@ class _Line:
     cx: float  # a point on the line, canvas px
     cy: float
     angle: float  # radians, direction of the line
+    # Direction ``d`` and normal ``n`` (read-only (2,) float64), and their components as
+    # floats: computed once per line (the search asks for them thousands of times per frame).
+    cos: float = field(init=False, repr=False, compare=False)
+    sin: float = field(init=False, repr=False, compare=False)
+    d: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+    n: NDArray[np.float64] = field(init=False, repr=False, compare=False)
 
-    # Computed once per line (the search asks for them thousands of times per frame), and
-    # read-only, being shared.
-    @cached_property
-    def d(self) -> NDArray[np.float64]:
-        v = np.array([math.cos(self.angle), math.sin(self.angle)])
-        v.setflags(write=False)
-        return v
-
-    @cached_property
-    def n(self) -> NDArray[np.float64]:
-        v = np.array([-math.sin(self.angle), math.cos(self.angle)])
-        v.setflags(write=False)
-        return v
+    def __post_init__(self) -> None:
+        c, si = math.cos(self.angle), math.sin(self.angle)
+        d = np.array([c, si])
+        n = np.array([-si, c])
+        d.setflags(write=False)
+        n.setflags(write=False)
+        object.__setattr__(self, "cos", c)
+        object.__setattr__(self, "sin", si)
+        object.__setattr__(self, "d", d)
+        object.__setattr__(self, "n", n)
 
     def at(self, t_mm: float, s: float) -> NDArray[np.float64]:
-        c, si = math.cos(self.angle), math.sin(self.angle)
-        return np.array([self.cx + c * t_mm * s, self.cy + si * t_mm * s])
+        return np.array([self.cx + self.cos * t_mm * s, self.cy + self.sin * t_mm * s])
 
     def t_of(self, p: NDArray[np.float64], s: float) -> float:
-        return float((p - np.array([self.cx, self.cy])) @ self.d) / s
+        return ((float(p[0]) - self.cx) * self.cos + (float(p[1]) - self.cy) * self.sin) / s
 
 
 @dataclass(frozen=True)
 class _Band:
     """A band sampled along a line: ``wood``/``known`` (nu, nt) bool arrays, the across
-    offsets ``u`` (nu,) and along positions ``t`` (nt,), in mm."""
+    offsets ``u`` (nu,) and along positions ``t`` (nt,), in mm; ``stats``, its
+    ``_stretch_stats`` when computed in a batch (None: computed when asked)."""
 
     line: _Line
     t: NDArray[np.float64]
     u: NDArray[np.float64]
     wood: NDArray[np.bool_]
     known: NDArray[np.bool_]
+    # ``_stretch_stats`` of the band when they were computed with others at once
+    stats: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]] | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +275,27 @@ def _seed_lines(
     return out
 
 
+@lru_cache(maxsize=8)
+def _offsets(half_width_mm: float) -> NDArray[np.float64]:
+    """The across offsets of a band, mm: (nu,) read-only, every ``STEP_MM``."""
+    u = np.arange(-half_width_mm, half_width_mm + 1e-9, STEP_MM)
+    u.setflags(write=False)
+    return u
+
+
+def _t_grid(
+    shape: tuple[int, int], line: _Line, s: float, t_range_mm: tuple[float, float], step_mm: float
+) -> NDArray[np.float64]:
+    """Positions along ``line`` every ``step_mm`` within ``t_range_mm`` clipped to the
+    canvas's extent along the line (from its corners: four points, plain floats), mm."""
+    h, w = shape
+    along_x = ((0.0 - line.cx) * line.cos, (w - line.cx) * line.cos)
+    along_y = ((0.0 - line.cy) * line.sin, (h - line.cy) * line.sin)
+    t_lo = max((min(along_x) + min(along_y)) / s, t_range_mm[0])
+    t_hi = min((max(along_x) + max(along_y)) / s, t_range_mm[1])
+    return np.arange(t_lo, max(t_lo, t_hi) + 1e-9, step_mm)
+
+
 def _sample_band(
     wood_mp: NDArray[np.uint8],
     line: _Line,
@@ -281,22 +307,73 @@ def _sample_band(
     """Sample the wood map (``wood_map``: 0 not wood, 1 wood, 2 and 3 unknown) along ``line`` within
     ``t_range_mm`` (clipped to the canvas), ``half_width_mm`` to each side, every
     ``step_mm`` along and ``STEP_MM`` across."""
-    h, w = wood_mp.shape
-    d, n = line.d, line.n
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - [line.cx, line.cy]
-    proj = corners @ d / s
-    t_lo = max(float(proj.min()), t_range_mm[0])
-    t_hi = min(float(proj.max()), t_range_mm[1])
-    t = np.arange(t_lo, max(t_lo, t_hi) + 1e-9, step_mm)
-    u = np.arange(-half_width_mm, half_width_mm + 1e-9, STEP_MM)
+    t = _t_grid(wood_mp.shape, line, s, t_range_mm, step_mm)
+    u = _offsets(half_width_mm)
     ts = (t * s).astype(np.float32)
     us = (u * s).astype(np.float32)
-    mx = np.add.outer(us * np.float32(n[0]) + np.float32(line.cx), ts * np.float32(d[0]))
-    my = np.add.outer(us * np.float32(n[1]) + np.float32(line.cy), ts * np.float32(d[1]))
+    mx = np.add.outer(us * np.float32(-line.sin) + np.float32(line.cx), ts * np.float32(line.cos))
+    my = np.add.outer(us * np.float32(line.cos) + np.float32(line.cy), ts * np.float32(line.sin))
     vals = cv2.remap(
         wood_mp, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
     return _Band(line, t, u, vals == 1, vals <= 1)
+
+
+def _sample_bands(
+    wood_mp: NDArray[np.uint8],
+    lines: list[_Line],
+    half_width_mm: float,
+    s: float,
+    t_ranges_mm: list[tuple[float, float]],
+    step_mm: float,
+    width_mm: float,
+) -> list[_Band]:
+    """``_sample_band`` for several lines (each within its own t range) with one ``remap``
+    (the same samples: each band's grid is its own, padded on to the longest), with their
+    ``_stretch_stats`` for sticks ``width_mm`` wide, also computed at once (column by
+    column: the padding changes none)."""
+    if not lines:
+        return []
+    grids = [
+        _t_grid(wood_mp.shape, ln, s, tr, step_mm)
+        for ln, tr in zip(lines, t_ranges_mm, strict=True)
+    ]
+    nt = max(1, max(g.size for g in grids))
+    t_all = np.array([g[0] if g.size else 0.0 for g in grids])[:, None] + step_mm * np.arange(nt)
+    for k, g in enumerate(grids):
+        t_all[k, : g.size] = g  # np.arange's own values, bit for bit
+    u = _offsets(half_width_mm)
+    ts = (t_all * s).astype(np.float32)  # (L, nt)
+    us = (u * s).astype(np.float32)  # (nu,)
+    cx = np.array([ln.cx for ln in lines], np.float32)[:, None, None]
+    cy = np.array([ln.cy for ln in lines], np.float32)[:, None, None]
+    co = np.array([ln.cos for ln in lines], np.float32)[:, None, None]
+    si = np.array([ln.sin for ln in lines], np.float32)[:, None, None]
+    mx = (us[None, :, None] * -si + cx) + ts[:, None, :] * co
+    my = (us[None, :, None] * co + cy) + ts[:, None, :] * si
+    nu = u.size
+    vals = cv2.remap(
+        wood_mp,
+        mx.reshape(-1, nt),
+        my.reshape(-1, nt),
+        cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    ).reshape(len(lines), nu, nt)
+    wood = vals == 1
+    known = vals <= 1
+    ok, ok_or_unknown, both = _stretch_stats(wood, known, u, width_mm)
+    return [
+        _Band(
+            ln,
+            g,
+            u,
+            wood[k, :, : g.size],
+            known[k, :, : g.size],
+            (ok[k, : g.size], ok_or_unknown[k, : g.size], both[k, : g.size]),
+        )
+        for k, (ln, g) in enumerate(zip(lines, grids, strict=True))
+    ]
 
 
 def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _Line:
@@ -339,7 +416,7 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
     keep = np.ones(ts.size, bool)
     off = slope = 0.0
     tm = float(ts.mean())
-    for _ in range(3):
+    for fit in range(3):
         k = int(np.count_nonzero(keep))
         if k < 6:
             break
@@ -349,6 +426,8 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
         # least squares of c = off + slope * dt, in closed form (dt is centred)
         off = float(ck.sum()) / k
         slope = float((dt * ck).sum() / max(float((dt * dt).sum()), 1e-9))
+        if fit == 2:
+            break  # the last fit: no points to choose for another
         keep = np.abs(cs - (off + slope * (ts - tm))) < 0.75
     line = band.line
     p = np.array([line.cx, line.cy]) + (line.d * tm + line.n * off) * s
@@ -367,6 +446,39 @@ def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
     return list(zip(starts, ends, strict=True))
 
 
+@lru_cache(maxsize=16)
+def _band_rows(
+    u0: float, nu: int, width_mm: float
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Row ranges of a band whose offsets are ``u0 + STEP_MM * arange(nu)``: the inner band
+    (to 0.75 mm inside the stick's sides) and the two flanks (1.25 to 3 mm outside)."""
+    u = u0 + STEP_MM * np.arange(nu)
+    half = 0.5 * width_mm
+    i0, i1 = np.searchsorted(u, [-(half - 0.75) - 1e-9, half - 0.75 + 1e-9])
+    f0, f1 = np.searchsorted(u, [-(half + 3.0) - 1e-9, -(half + 1.25) + 1e-9])
+    g0, g1 = np.searchsorted(u, [half + 1.25 - 1e-9, half + 3.0 + 1e-9])
+    return (int(i0), int(i1)), (int(f0), int(f1)), (int(g0), int(g1))
+
+
+def _stretch_stats(
+    wood: NDArray[np.bool_], known: NDArray[np.bool_], u: NDArray[np.float64], width_mm: float
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Per cross-section of bands ((..., nu, nt) ``wood``/``known``, offsets ``u``): whether
+    it counts as stick (``ok``), as stick or unknown (the string, a shadow line: too few
+    known pixels to say), and whether both flanks are wood; each (..., nt) bool."""
+    # u is sorted: the inner band and the flanks are row slices (views, no copies)
+    (i0, i1), (f0, f1), (g0, g1) = _band_rows(float(u[0]), u.size, width_mm)
+    wood8 = wood.view(np.uint8)
+    wood_n = wood8[..., i0:i1, :].sum(-2, dtype=np.int32)
+    n_known = known[..., i0:i1, :].view(np.uint8).sum(-2, dtype=np.int32)
+    enough = n_known >= 0.35 * (i1 - i0)
+    ok = enough & (wood_n >= COVER_MIN * n_known)
+    both = (2 * wood8[..., f0:f1, :].sum(-2, dtype=np.int32) > (f1 - f0)) & (
+        2 * wood8[..., g0:g1, :].sum(-2, dtype=np.int32) > (g1 - g0)
+    )
+    return ok, ok | ~enough, both
+
+
 def _stretch_ranges(
     band: _Band, width_mm: float, min_len_mm: float, both_max: float = 0.45
 ) -> list[tuple[float, float]]:
@@ -374,24 +486,13 @@ def _stretch_ranges(
     ``both_max`` of their cross-sections with wood on both flanks)."""
     if band.t.size == 0:
         return []
-    # u is sorted: the inner band and the flanks are row slices (views, no copies)
-    u = band.u
-    half = 0.5 * width_mm
-    i0, i1 = np.searchsorted(u, [-(half - 0.75) - 1e-9, half - 0.75 + 1e-9])
-    f0, f1 = np.searchsorted(u, [-(half + 3.0) - 1e-9, -(half + 1.25) + 1e-9])
-    g0, g1 = np.searchsorted(u, [half + 1.25 - 1e-9, half + 3.0 + 1e-9])
-    n_inner = i1 - i0
-    wood_n = np.count_nonzero(band.wood[i0:i1], axis=0)
-    n_known = np.count_nonzero(band.known[i0:i1], axis=0)
-    enough = n_known >= 0.35 * n_inner
-    ok = enough & (wood_n >= COVER_MIN * n_known)
-    # Unknown cross-sections (the string, a shadow line) between stick sections count as stick.
-    ok_or_unknown = ok | ~enough
-    both = (2 * np.count_nonzero(band.wood[f0:f1], axis=0) > (f1 - f0)) & (
-        2 * np.count_nonzero(band.wood[g0:g1], axis=0) > (g1 - g0)
-    )
-    out = []
+    stats = band.stats
+    if stats is None:
+        stats = _stretch_stats(band.wood, band.known, band.u, width_mm)
+    ok, ok_or_unknown, both = stats
+    # Unknown cross-sections between stick sections count as stick.
     step = float(band.t[1] - band.t[0]) if band.t.size > 1 else STEP_MM
+    out = []
     oki = ok.view(np.int8)
     for r0, r1 in _runs(ok_or_unknown, round(GAP_MM / step)):
         seg = oki[r0 : r1 + 1]
@@ -447,30 +548,39 @@ def _scan(
     """Turn ``line`` about the middle of its stretch [t0, t1] (up to 9 degrees each way,
     in 3-degree steps, each re-centred on the wood it crosses) and keep the turn whose
     stretch through the middle is longest: for a stick crossed so often that few of its
-    cross-sections are clean, which ``_recentre`` needs."""
+    cross-sections are clean, which ``_recentre`` needs. All turns are sampled at once."""
     half = 0.5 * width_mm + 3.0
     tc = 0.5 * (t0 + t1)
     pivot = line.at(tc, s)
-    best: tuple[float, _Candidate] | None = None
-    for deg in range(-9, 10, 3):
-        ln = _Line(float(pivot[0]), float(pivot[1]), line.angle + math.radians(deg))
-        b = _sample_band(wood_mp, ln, half, s, (-reach_mm, reach_mm), 1.0)
-        if b.t.size < 3:
-            continue
+    span = [(-reach_mm, reach_mm)] * 7
+    turns = [
+        _Line(float(pivot[0]), float(pivot[1]), line.angle + math.radians(deg))
+        for deg in range(-9, 10, 3)
+    ]
+    sampled = _sample_bands(wood_mp, turns, half, s, span, 1.0, width_mm)
+    bands = [b for b in sampled if b.t.size >= 3]
+    # Re-centre each turn on the wood it crosses (the mean offset of the inner band's wood;
+    # sums of whole half-millimetres: exact in any order).
+    moved: dict[int, _Line] = {}
+    for k, b in enumerate(bands):
         inner = np.abs(b.u) <= 0.5 * width_mm + 1.0
-        wood = b.wood[inner].astype(np.float64)
-        cnt = wood.sum(0)
-        if cnt.sum() > 0:
-            off = float((wood * b.u[inner][:, None]).sum() / cnt.sum())
+        wood = b.wood[inner]
+        total = int(np.count_nonzero(wood))
+        if total > 0:
+            off = float(wood.sum(1, dtype=np.int64) @ b.u[inner]) / total
             if abs(off) > 0.25:
-                p = pivot + ln.n * off * s
-                ln = _Line(float(p[0]), float(p[1]), ln.angle)
-                b = _sample_band(wood_mp, ln, half, s, (-reach_mm, reach_mm), 1.0)
+                p = pivot + b.line.n * off * s
+                moved[k] = _Line(float(p[0]), float(p[1]), b.line.angle)
+    again = _sample_bands(wood_mp, list(moved.values()), half, s, span[: len(moved)], 1.0, width_mm)
+    for k, b in zip(moved, again, strict=True):
+        bands[k] = b
+    best: tuple[float, _Candidate] | None = None
+    for b in bands:
         for r0, r1 in _stretch_ranges(b, width_mm, 0.0, both_max):
             if r0 - 1.0 <= 0.0 <= r1 + 1.0:
                 score = r1 - r0
                 if best is None or score > best[0]:
-                    best = (score, _Candidate(ln, r0, r1))
+                    best = (score, _Candidate(b.line, r0, r1))
     return [] if best is None else [best[1]]
 
 
@@ -495,20 +605,44 @@ def _centred(
     return _Line(float(p[0]), float(p[1]), line.angle)
 
 
+def _first_bands(
+    wood_mp: NDArray[np.uint8],
+    proposals: list[tuple[_Line, float, float]],
+    s: float,
+    profile: KitProfile,
+) -> list[_Band]:
+    """The band ``_candidates_on`` first measures along each proposed line piece (a kit
+    stick's reach beyond either end, every millimetre), all sampled at once."""
+    width = profile.stick_width_mm
+    reach = 0.6 * profile.sorted_sticks[-1].length_mm
+    return _sample_bands(
+        wood_mp,
+        [ln for ln, _, _ in proposals],
+        0.5 * width + 3.0,
+        s,
+        [(t0 - reach, t1 + reach) for _, t0, t1 in proposals],
+        1.0,
+        width,
+    )
+
+
 def _candidates_on(
     wood_mp: NDArray[np.uint8],
     line: _Line,
     t_range: tuple[float, float],
     s: float,
     profile: KitProfile,
+    band: _Band | None = None,
 ) -> list[_Candidate]:
-    """Candidate sticks along a proposed line (module docstring, step 2)."""
+    """Candidate sticks along a proposed line (module docstring, step 2); ``band``: the
+    line's ``_first_bands`` band if sampled already."""
     width = profile.stick_width_mm
     lengths = [k.length_mm for k in profile.sorted_sticks]
     min_len = 0.6 * lengths[0]
     reach = 0.6 * lengths[-1]
     half = 0.5 * width + 3.0
-    band = _sample_band(wood_mp, line, half, s, (t_range[0] - reach, t_range[1] + reach), 1.0)
+    if band is None:
+        band = _first_bands(wood_mp, [(line, *t_range)], s, profile)[0]
     out: list[_Candidate] = []
     for t0, t1 in _stretch_ranges(band, width, min_len):
         measured = _measure(wood_mp, line, t0, t1, width, s, min_len, band)
@@ -520,19 +654,39 @@ def _candidates_on(
             out.append(c)
             if min(abs(c.length - length) for length in lengths) <= 6.0:
                 continue
-            for length in lengths:
-                if c.length <= length + 6.0:
-                    continue
-                # A kit-length piece at either end, re-aimed on its own wood.
-                for a, b in ((c.t0, c.t0 + length), (c.t1 - length, c.t1)):
-                    band2 = _sample_band(wood_mp, c.line, half, s, (a - 1.0, b + 1.0))
-                    ln = _recentre(band2, a + 3.0, b - 3.0, width, s)
-                    lo = ln.t_of(c.line.at(a, s), s)
-                    out.append(_Candidate(ln, lo, lo + (b - a)))
+            # A kit-length piece at either end of each kit length it exceeds, each re-aimed
+            # on its own wood (their bands sampled at once).
+            pieces = [
+                (a, b)
+                for length in lengths
+                if c.length > length + 6.0
+                for a, b in ((c.t0, c.t0 + length), (c.t1 - length, c.t1))
+            ]
+            bands = _sample_bands(
+                wood_mp,
+                [c.line] * len(pieces),
+                half,
+                s,
+                [(a - 1.0, b + 1.0) for a, b in pieces],
+                STEP_MM,
+                width,
+            )
+            for (a, b), band2 in zip(pieces, bands, strict=True):
+                ln = _recentre(band2, a + 3.0, b - 3.0, width, s)
+                lo = ln.t_of(c.line.at(a, s), s)
+                out.append(_Candidate(ln, lo, lo + (b - a)))
     return out
 
 
 # --------------------------------------------------------------------------- selection
+
+
+def _rectangle(cand: _Candidate, width_mm: float, s: float, k: int = 1) -> NDArray[np.float64]:
+    """The candidate's rectangle ``width_mm`` wide: (4, 2) corners on the canvas grid
+    subsampled by ``k``."""
+    e = cand.ends_px(s) / k
+    n = cand.line.n * 0.5 * width_mm * s / k
+    return np.array([e[0] + n, e[1] + n, e[1] - n, e[0] - n])
 
 
 def _footprint(
@@ -540,9 +694,7 @@ def _footprint(
 ) -> NDArray[np.intp]:
     """Flat indices of the pixels inside the candidate's rectangle, on the canvas grid
     subsampled by ``k`` (``shape`` is that grid's)."""
-    e = cand.ends_px(s) / k
-    n = cand.line.n * 0.5 * width_mm * s / k
-    poly = np.array([e[0] + n, e[1] + n, e[1] - n, e[0] - n])
+    poly = _rectangle(cand, width_mm, s, k)
     x0 = max(0, math.floor(poly[:, 0].min()))
     y0 = max(0, math.floor(poly[:, 1].min()))
     x1 = min(shape[1], math.ceil(poly[:, 0].max()) + 1)
@@ -551,8 +703,16 @@ def _footprint(
         return np.zeros(0, np.intp)
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
-    ys, xs = np.nonzero(mask)
-    return np.asarray((ys + y0) * shape[1] + (xs + x0), np.intp)
+    return _flat_index(shape)[y0:y1, x0:x1][mask > 0]
+
+
+@lru_cache(maxsize=4)
+def _flat_index(shape: tuple[int, int]) -> NDArray[np.intp]:
+    """(H, W) read-only: each pixel's flat index (a box of it, masked, lists a region's
+    pixels in one step)."""
+    idx = np.arange(shape[0] * shape[1], dtype=np.intp).reshape(shape)
+    idx.setflags(write=False)
+    return idx
 
 
 def _footprints(
@@ -578,12 +738,8 @@ def _footprints(
     across = np.abs(ys[:, None] * n[1] + xs[None, :] * n[0])
     length = float(np.hypot(*(e[1] - e[0])))
     inside = (along >= 0) & (along <= length)
-    out = []
-    for w in widths_mm:
-        ii = np.flatnonzero(inside & (across <= 0.5 * w * s / k))
-        rr, cc = np.divmod(ii, x1 - x0)
-        out.append(np.asarray((rr + y0) * shape[1] + (cc + x0), np.intp))
-    return out
+    box = _flat_index(shape)[y0:y1, x0:x1]
+    return [box[inside & (across <= 0.5 * w * s / k)] for w in widths_mm]
 
 
 class _Cover:
@@ -608,39 +764,40 @@ class _Cover:
         self.fixed = fixed_cost
         self.unit = px_per_mm_of_stick
         self.count = np.zeros(flat_wood.size, np.int16)
-        self.wood_in = [flat_wood[f] for f in feet]
-        self.pen_in = [flat_pen[f] for f in pen_feet]
-        self.core_feet = core_feet
-        self.core_wood = [flat_wood[f] for f in core_feet] if core_feet is not None else []
+        # Only the pixels that can count: the wood in each footprint (and in its middle
+        # band), the charged pixels under it with their charge.
+        self.wood_feet = [f[flat_wood[f]] for f in feet]
+        charges = [flat_pen[f] for f in pen_feet]
+        self.pen_feet = [f[c > 0] for f, c in zip(pen_feet, charges, strict=True)]
+        self.pen_in = [c[c > 0] for c in charges]
+        self.core_feet = [f[flat_wood[f]] for f in core_feet] if core_feet is not None else None
         self.core_min_px = core_min_px
         # Who overlaps whom, roughly (8 px cells): a candidate's score changes only when a
         # neighbour is added or removed. Over-inclusive is harmless.
         n = len(feet)
-        width = wood.shape[1]
-        cells = []
-        for f in feet:
+        height, width = wood.shape
+        cells_x = (width + 7) >> 3
+        occupied = np.zeros((n, ((height + 7) >> 3) * cells_x), np.float32)
+        for i, f in enumerate(feet):
             ys, xs = np.divmod(f, width)
-            cells.append(set(np.unique((ys >> 3) * 4096 + (xs >> 3)).tolist()))
-        self.neighbours: list[set[int]] = [set() for _ in range(n)]
-        for i in range(n):
-            for j in range(i + 1, n):
-                if not cells[i].isdisjoint(cells[j]):
-                    self.neighbours[i].add(j)
-                    self.neighbours[j].add(i)
+            occupied[i, (ys >> 3) * cells_x + (xs >> 3)] = 1.0
+        shared = (occupied @ occupied.T) > 0
+        np.fill_diagonal(shared, False)
+        self.neighbours: list[set[int]] = [set(np.flatnonzero(row).tolist()) for row in shared]
 
     def delta_add(self, i: int) -> float:
         if self.core_feet is not None:
             # The wood only this candidate would explain must include a stretch of its
             # middle, not just slivers along the sides of sticks already taken.
-            own = self.core_wood[i] & (self.count[self.core_feet[i]] == 0)
-            if np.count_nonzero(own) < self.core_min_px:
+            own = int(np.count_nonzero(self.count[self.core_feet[i]] == 0))
+            if own < self.core_min_px:
                 return math.inf
-        gained = int(np.count_nonzero(self.wood_in[i] & (self.count[self.feet[i]] == 0)))
+        gained = int(np.count_nonzero(self.count[self.wood_feet[i]] == 0))
         wasted = float(self.pen_in[i][self.count[self.pen_feet[i]] == 0].sum())
         return (-gained + wasted) / self.unit + self.fixed[i]
 
     def delta_remove(self, i: int) -> float:
-        lost = int(np.count_nonzero(self.wood_in[i] & (self.count[self.feet[i]] == 1)))
+        lost = int(np.count_nonzero(self.count[self.wood_feet[i]] == 1))
         freed = float(self.pen_in[i][self.count[self.pen_feet[i]] == 1].sum())
         return (lost - freed) / self.unit - self.fixed[i]
 
@@ -711,15 +868,15 @@ def _dedupe(cands: list[_Candidate], s: float) -> list[_Candidate]:
         return cands
     ends = np.stack([c.ends_px(s).ravel() / s for c in cands])  # (n, 4)
     swapped = ends[:, [2, 3, 0, 1]]
+    # (n, n): candidate j's ends within 1.5 mm of candidate i's (either way round)
+    d1 = np.abs(ends[None, :, :] - ends[:, None, :]).max(2)
+    d2 = np.abs(ends[None, :, :] - swapped[:, None, :]).max(2)
+    close = (np.minimum(d1, d2) < 1.5).tolist()
     keep: list[int] = []
     for i in range(len(cands)):
-        if keep:
-            k = np.asarray(keep)
-            d1 = np.abs(ends[k] - ends[i]).max(1)
-            d2 = np.abs(ends[k] - swapped[i]).max(1)
-            if (np.minimum(d1, d2) < 1.5).any():
-                continue
-        keep.append(i)
+        row = close[i]
+        if not any(row[k] for k in keep):
+            keep.append(i)
     return [cands[i] for i in keep]
 
 
@@ -795,9 +952,11 @@ def find_sticks(
     unknown = (dark > 0) | ((wood_mp == SHADE_PX) & fringe)
     shape = wood.shape
     cands: list[_Candidate] = []
-    for line, t0, t1 in _hough_lines(_core(wood, unknown, s, width), s, min_len):
+    proposed = _hough_lines(_core(wood, unknown, s, width), s, min_len)
+    first = _first_bands(wood_mp, proposed, s, profile)
+    for (line, t0, t1), band in zip(proposed, first, strict=True):
         if not _covered(line, t0, t1, cands, s):
-            cands.extend(_candidates_on(wood_mp, line, (t0, t1), s, profile))
+            cands.extend(_candidates_on(wood_mp, line, (t0, t1), s, profile, band))
     cands = _dedupe(cands, s)
     chosen = _choose(cands, wood, wood_mp, s, profile)
     # Second round: lines proposed on the wood the first round leaves unexplained.
@@ -809,9 +968,10 @@ def find_sticks(
         near_rest = cv2.dilate(rest.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
         proposals = _seed_lines(wood_mp, rest, s, width)
         proposals += _edge_lines(wood_mp, near_rest, s, width, min_len)
-        for line, t0, t1 in proposals:
+        first = _first_bands(wood_mp, proposals, s, profile)
+        for (line, t0, t1), band in zip(proposals, first, strict=True):
             if not _covered(line, t0, t1, cands + extra, s):
-                found = _candidates_on(wood_mp, line, (t0, t1), s, profile)
+                found = _candidates_on(wood_mp, line, (t0, t1), s, profile, band)
                 # These proposals are rough (an edge half a stick in, a leftover's longest
                 # reach): a line a millimetre or two off a stick crossed by others may find
                 # no clean stretch. Centred on its wood, it may.
@@ -865,10 +1025,13 @@ def find_sticks(
 def _explained(
     cands: list[_Candidate], chosen: list[int], shape: tuple[int, int], width: float, s: float
 ) -> NDArray[np.bool_]:
-    out = np.zeros(shape[0] * shape[1], bool)
+    """(H, W) bool: the chosen candidates' rectangles ``width`` wide (``_footprint``'s
+    pixels: each drawn as there, on the whole canvas at once)."""
+    mask = np.zeros(shape, np.uint8)
     for i in chosen:
-        out[_footprint(cands[i], shape, width, s)] = True
-    return out.reshape(shape)
+        poly = np.round(_rectangle(cands[i], width, s) * 4).astype(np.int32)
+        cv2.fillPoly(mask, [poly], 1, cv2.LINE_8, 2)
+    return mask > 0
 
 
 def _choose(
@@ -900,12 +1063,12 @@ def _choose(
     # and only beyond 1 mm from any wood, so that a rectangle a fraction of a millimetre
     # off its stick is not charged for the sliver of canvas along one side.
     r = 2 * round(1.0 * s) + 1
-    near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
-    penalty = np.where(wood_mp == NOT_WOOD, NONWOOD_WEIGHT, 0.0)
+    near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))[::k, ::k] > 0
+    penalty = np.where(wood_mp[::k, ::k] == NOT_WOOD, np.float32(NONWOOD_WEIGHT), np.float32(0))
     penalty[near] = 0.0
     cover = _Cover(
         wood[::k, ::k] > 0,
-        np.ascontiguousarray(penalty[::k, ::k]).astype(np.float32),
+        penalty,
         feet,
         pen_feet,
         fixed,
