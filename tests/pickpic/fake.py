@@ -24,9 +24,12 @@ class FakeFrame:
     cards: list[FakeReading]
 
 
-def reading(card: str, face: str, centre: tuple[float, float]) -> FakeReading:
+def reading(card: str, face: str, centre: tuple[float, float], scale: float = 1.0) -> FakeReading:
+    """An upright card 60 x 84 px (times ``scale``: a card further from the camera looks
+    smaller) centred on ``centre``."""
     x, y = centre
-    quad = np.array([[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]])
+    w, h = 30 * scale, 42 * scale
+    quad = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
     return FakeReading(card, face, quad.astype(np.float32))
 
 
@@ -35,17 +38,17 @@ class Table:
     ``identify_frame`` read it."""
 
     def __init__(self) -> None:
-        self.cards: dict[str, tuple[str, tuple[float, float]]] = {}
+        self.cards: dict[str, tuple[str, tuple[float, float], float]] = {}
 
-    def put(self, card: str, face: str, centre: tuple[float, float]) -> None:
-        self.cards[card] = (face, centre)
+    def put(self, card: str, face: str, centre: tuple[float, float], scale: float = 1.0) -> None:
+        self.cards[card] = (face, centre, scale)
 
     def take(self, card: str) -> None:
         del self.cards[card]
 
     def install(self, monkeypatch: Any, module: Any) -> None:
         def identify(frame: np.ndarray, deck: Any = None, **kw: Any) -> FakeFrame:
-            return FakeFrame([reading(c, f, p) for c, (f, p) in self.cards.items()])
+            return FakeFrame([reading(c, f, p, k) for c, (f, p, k) in self.cards.items()])
 
         monkeypatch.setattr(module, "identify_frame", identify)
 

@@ -29,3 +29,11 @@ def test_judge_skips_refused_events_like_the_live_session() -> None:
 def test_gives_out_of_turn_are_named_by_their_side() -> None:
     r = run_session(12, 4, rounds=1, out_of_turn=0.35)
     assert r.right, r.wrong
+
+
+def test_a_random_card_nearer_a_neighbours_photo_joins_its_own_stack() -> None:
+    # held-out session 7002, first round: C's stack fans towards B's photo, and its random
+    # card settles nearer B's photo than C's (it was taken for B's, and no round closed)
+    r = run_session(7002, 5, rounds=1)
+    assert r.right, r.wrong
+    assert r.events_matched == r.events_true

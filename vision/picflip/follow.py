@@ -10,7 +10,9 @@ the discard pile has just been laid on it:
   the hand came from (``ArmSides``: the direction from the card to the far end of the arm
   that laid it, against the seats spread round the view from the bottom, clockwise, turned
   by ``fit_turn`` to fit all the directions seen so far, as when the camera is turned on
-  its stand; players with no card left are skipped when their starting counts are known);
+  its stand; players with no card left are skipped when their starting counts are known;
+  with no arm seen, the card's place off the middle, or on the pile the way it is turned:
+  upright for its player);
 - a ``play`` needs the top card described: the phrase is spoken, which no camera hears, so
   the follower emits the ``describe`` of the top card's player (phrase ``"(spoken)"``) just
   before the next ``play``, once the play it follows can no longer be challenged;
@@ -61,6 +63,9 @@ class FlipSettings:
     #: how far the seats may be turned in the image (the camera's turn on its stand), deg
     max_turn_deg: float = 35.0
     min_confidence: float = 0.5
+    #: without an arm, a card this far from the image centre is named by where it lies,
+    #: nearer by the way it is turned (the pile in the middle: about a card's width)
+    off_middle_px: float = 100.0
 
 
 @dataclass
@@ -263,16 +268,29 @@ class PicFlipFollower:
         able = [p for p in self.players if self.left is None or self.left[p] > 0] or self.players
         seats = default_seat_angles(len(self.players))
         side = self.arms.angle_near(tr.still_since, self.settings.arm_window_s, tr.centre_px)
-        if side is None:
-            # no arm seen: the card's own offset from the image centre points to its player
-            h, w = self._shape
-            cx, cy = tr.centre_px
-            side = math.degrees(math.atan2(cy - (h - 1) / 2, cx - (w - 1) / 2))
-            how = "position"
-        else:
+        if side is not None:
             how = "side"
-        # the camera may be turned on its stand: the seats turn with it in the image
-        self._sides.append(side)
+            # the camera may be turned on its stand: the seats turn with it in the image
+            self._sides.append(side)
+        else:
+            side, how = self._side_without_arm(tr)
+            if how == "position":  # a card's turn varies too much to fit the camera's by
+                self._sides.append(side)
         turn = fit_turn(self._sides, seats, self.settings.max_turn_deg)
         angles = {p: a + turn for p, a in zip(self.players, seats, strict=True)}
         return min(able, key=lambda p: angle_gap(side, angles[p])), how
+
+    def _side_without_arm(self, tr: Track) -> tuple[float, str]:
+        """The direction (deg, y down) of the card's player when no arm was seen: the
+        card's offset from the image centre when it lies clearly off the middle
+        ("position"); on the pile in the middle that offset tells nothing, and the way
+        the card is turned does: a card is laid upright for its player, its bottom edge
+        towards them ("upright"; ``corners_px`` run TL, TR, BR, BL as printed)."""
+        h, w = self._shape
+        cx, cy = tr.centre_px
+        dx, dy = cx - (w - 1) / 2, cy - (h - 1) / 2
+        if math.hypot(dx, dy) >= self.settings.off_middle_px:
+            return math.degrees(math.atan2(dy, dx)), "position"
+        c = np.asarray(tr.corners_px, np.float64).reshape(4, 2)
+        down = (c[2] + c[3]) / 2 - (c[0] + c[1]) / 2
+        return math.degrees(math.atan2(down[1], down[0])), "upright"

@@ -7,17 +7,23 @@ once it lies still) and the round as the engine will see it. It emits
 
 - **reveal**: a face-up card settling during the reveal phase is the reference photo of the
   player called to reveal (players are called in seating order);
-- **give**: a face-down card settling beside a reference photo (the nearest photo names the
-  receiver). The giver is, in order of preference: the player the assistant called
-  (``vision.pickpic.calls.give_calls``, shown by ``prompt()``); when the card went to
+- **give**: a face-down card settling by a stack that still misses gives. The stack is the
+  one whose photo or stack card lies nearest (a fanned stack's last cards may lie nearer a
+  neighbour's photo than its own); a card that settles before every photo is read, or by a
+  complete stack, waits (``_Round.pending``). The giver is, in order of
+  preference: the player the assistant called (``vision.pickpic.calls.give_calls``, shown
+  by ``prompt()``); when the card went to
   another player than the one called, the player still owing that receiver a card whose
   seat lies on the side the hand came from (``ArmSides``: the angle where the arm crossed
   the image border, against the seats' angles learnt from the photos); when that is not
   clear, the first such player, with ``meta.ask = "giver"`` so that the page asks;
 - **random**: a face-down card settling by a player's stack once that player has every
-  card given to them;
+  card given to them; when it was never read face down, the one card of no known role in
+  the player's ranking row (``_random_in_row``), emitted just before the ``rank``;
 - **rank**: once every card of a player's stack (gives and random card) lies face up and
-  still, the cards ordered by their distance from the player's photo, nearest first.
+  still, the cards ordered by their distance from the player's photo in card sizes,
+  nearest first (each player when their row is read: nobody waits for another's random
+  card).
 
 When the last ranking is in, the round is over (the engine scores it) and the cards of that
 round are no longer followed. Every event has ``t`` and ``meta`` ``{confidence, frames}``.
@@ -74,6 +80,12 @@ class _Round:
     calls_done: list[bool] = field(default_factory=list)
     randoms: dict[str, str] = field(default_factory=dict)
     ranks: dict[str, list[str]] = field(default_factory=dict)
+    #: each photo's size in the image (``_size_px``) when it was revealed
+    ref_size: dict[str, float] = field(default_factory=dict)
+    #: where each stack card (given or random) settled, face down
+    stack_px: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: face-down cards that settled before they could be placed (a photo not read yet)
+    pending: set[str] = field(default_factory=set)
 
     def cards(self) -> set[str]:
         out = set(self.revealed.values()) | {c for _, _, c in self.gives}
@@ -112,7 +124,8 @@ class PickPicFollower:
         self.cards = SettledCards(s.settle_s, s.move_px, s.forget_s)
         self.arms = ArmSides()
         self.calls = give_calls(self.players)
-        self.per_opponent = cards_per_opponent(len(self.players))
+        #: cards each player receives from the others in a round (their random card aside)
+        self._expected = cards_per_opponent(len(self.players)) * (len(self.players) - 1)
         self.round = _Round(calls_done=[False] * len(self.calls))
         self.spent: set[str] = set()
         self.events: list[dict[str, Any]] = []
@@ -151,6 +164,7 @@ class PickPicFollower:
         out: list[dict[str, Any]] = []
         for tr in sorted(settled, key=lambda tr: tr.still_since):
             out.extend(self._settled(tr, t))
+        out.extend(self._retry_pending(t))
         out.extend(self._ranks(t, final=False))
         self.events.extend(out)
         return out
@@ -221,21 +235,24 @@ class PickPicFollower:
             player = missing[0]
             r.revealed[player] = tr.card
             r.ref_px[player] = tr.centre_px
+            r.ref_size[player] = _size_px(tr)
             return [self._event({"type": "reveal", "player": player, "card": tr.card}, t, tr)]
-        if missing or not r.ref_px:
-            return []  # a face-down card before every photo is out
-        to = self._nearest_ref(tr.centre_px)
-        expected = self.per_opponent * (len(self.players) - 1)
-        got = sum(1 for _, q, _ in r.gives if q == to)
-        if got >= expected:
-            if to in r.randoms:
-                return []
+        to = self._receiver(tr.centre_px) if not missing else None
+        if to is None:
+            # before every photo is out (one under a hand), or by a complete stack: kept and
+            # placed once it can be, while it lies there face down
+            r.pending.add(tr.card)
+            return []
+        r.pending.discard(tr.card)
+        if self._received(to) >= self._expected:
             r.randoms[to] = tr.card
+            r.stack_px[tr.card] = tr.centre_px
             return [self._event({"type": "random", "to": to, "card": tr.card}, t, tr)]
         giver, how = self._giver(to, tr)
         if giver is None:
             return []
         r.gives.append((giver, to, tr.card))
+        r.stack_px[tr.card] = tr.centre_px
         ev = {"type": "give", "from": giver, "to": to, "card": tr.card, "meta": {"giver": how}}
         if how in ("guess", "side, not called"):
             ev["meta"]["ask"] = "giver"
@@ -291,24 +308,34 @@ class PickPicFollower:
         return gaps[0][1], gaps[0][0], lead
 
     def _ranks(self, t: float, *, final: bool) -> list[dict[str, Any]]:
+        """Each player's ranking once their whole stack lies face up and still (or, with
+        ``final``, merely face up). A player whose random card was never read face down
+        still ranks: the row shows it face up (``_random_in_row``), and the ``random``
+        event comes just before the ``rank``. Other players never wait for them."""
         r = self.round
-        if len(r.randoms) < len(self.players):
-            return []
         out: list[dict[str, Any]] = []
         for p in self.players:
-            if p in r.ranks:
+            ref = r.ref_px.get(p)
+            if p in r.ranks or ref is None or self._received(p) < self._expected:
                 continue
-            stack = [c for _, q, c in r.gives if q == p] + [r.randoms[p]]
+            found: Track | None = None
+            if p not in r.randoms:
+                found = self._random_in_row(p, final=final)
+                if found is None:
+                    continue
+            stack = self._stack(p) + ([found.card] if found is not None else [])
             tracks = [self.cards.tracks.get(c) for c in stack]
             if any(tr is None or tr.face != "up" for tr in tracks):
                 continue
             ready = [tr for tr in tracks if tr is not None]
             if not final and not all(tr.reported for tr in ready):
                 continue
-            ref = r.ref_px.get(p)
-            if ref is None:
-                continue
-            ready.sort(key=lambda tr: math.dist(tr.centre_px, ref))
+            if found is not None:
+                r.randoms[p] = found.card
+                ev = {"type": "random", "to": p, "card": found.card, "meta": {"seen": "rank row"}}
+                out.append(self._event(ev, t, found))
+            ref_size = r.ref_size[p]
+            ready.sort(key=lambda tr: _card_widths(tr.centre_px, ref, _size_px(tr), ref_size))
             order = [tr.card for tr in ready]
             r.ranks[p] = order
             conf = min(tr.confidence for tr in ready)
@@ -328,6 +355,36 @@ class PickPicFollower:
             self.round = _Round(number=r.number + 1, calls_done=[False] * len(self.calls))
         return out
 
+    def _random_in_row(self, player: str, *, final: bool) -> Track | None:
+        """``player``'s random card as their ranking row shows it: once every card given
+        to them lies face up, the one other face-up card of no known role this round (the
+        row shows the whole stack face up). None while there is none, or more than one
+        (another row, a stray card: which is theirs is not told)."""
+        r = self.round
+        for c in self._stack(player):
+            tr = self.cards.tracks.get(c)
+            if tr is None or tr.face != "up" or not (final or tr.reported):
+                return None
+        known = r.cards()
+        unknown = [
+            tr
+            for tr in self.cards.tracks.values()
+            if tr.face == "up" and (final or tr.reported) and tr.card not in known
+        ]
+        return unknown[0] if len(unknown) == 1 else None
+
+    def _retry_pending(self, t: float) -> list[dict[str, Any]]:
+        """Face-down cards that settled before they could be placed (``_Round.pending``),
+        placed as soon as they can be while they still lie there face down."""
+        r = self.round
+        out: list[dict[str, Any]] = []
+        waiting = [self.cards.tracks.get(c) for c in r.pending]
+        r.pending = set()
+        for tr in sorted((tr for tr in waiting if tr is not None), key=lambda tr: tr.still_since):
+            if tr.face == "down" and tr.card not in r.cards():
+                out.extend(self._settled(tr, t))
+        return out
+
     # ------------------------------------------------------------------ helpers
     def _next_call(self) -> int | None:
         for i, done in enumerate(self.round.calls_done):
@@ -343,9 +400,38 @@ class PickPicFollower:
             if tr is not None and tr.face == "up":
                 r.ref_px[p] = tr.centre_px
 
-    def _nearest_ref(self, point_px: tuple[float, float]) -> str:
+    def _received(self, player: str) -> int:
+        return sum(1 for _, q, _ in self.round.gives if q == player)
+
+    def _receiver(self, point_px: tuple[float, float]) -> str | None:
+        """Whose stack a face-down card settling at ``point_px`` joins: the player whose
+        photo or stack card lies nearest, when they still take a card (gives to come, or
+        their random card). A fanned stack grows away from its photo, often nearer a
+        neighbour's photo than its own by its last cards, but each card lies close to the
+        one before. None when the nearest stack is complete (a stray or misread card)."""
         r = self.round
-        return min(r.ref_px, key=lambda p: math.dist(point_px, r.ref_px[p]))
+
+        def dist(p: str) -> float:
+            places = [r.ref_px[p], *(self._stack_place(c) for c in self._stack(p))]
+            return min(math.dist(point_px, q) for q in places)
+
+        to = min(r.ref_px, key=dist)
+        if self._received(to) < self._expected or to not in r.randoms:
+            return to
+        return None
+
+    def _stack(self, player: str) -> list[str]:
+        """``player``'s stack this round: the cards given to them, then their random card."""
+        r = self.round
+        gives = [c for _, q, c in r.gives if q == player]
+        return gives + ([r.randoms[player]] if player in r.randoms else [])
+
+    def _stack_place(self, card: str) -> tuple[float, float]:
+        """Where a stack card lies: as read now, else where it settled."""
+        tr = self.cards.tracks.get(card)
+        if tr is not None and tr.face == "down":
+            return tr.centre_px
+        return self.round.stack_px[card]
 
     def _seat_angles(self, from_px: tuple[float, float]) -> dict[str, float]:
         """Each player's direction seen from ``from_px``: towards their seat, estimated
@@ -363,3 +449,20 @@ class PickPicFollower:
             sx, sy = cx + 2.0 * (ref[0] - cx), cy + 2.0 * (ref[1] - cy)
             out[p] = math.degrees(math.atan2(sy - from_px[1], sx - from_px[0]))
         return out
+
+
+def _size_px(tr: Track) -> float:
+    """A card's size in the image: the square root of its quad's area (px)."""
+    c = np.asarray(tr.corners_px, np.float64).reshape(4, 2)
+    x, y = c[:, 0], c[:, 1]
+    return math.sqrt(abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))) / 2)
+
+
+def _card_widths(
+    a_px: tuple[float, float], b_px: tuple[float, float], a_size: float, b_size: float
+) -> float:
+    """The distance between two cards in card sizes (their mean size in the image): about
+    the distance on the table, whatever the camera's tilt. A card further from the camera
+    looks smaller, and so does the table round it; a ranking row's cards lie about a card
+    apart, where a tilted view's scale may differ by a tenth or more from the photo's."""
+    return math.dist(a_px, b_px) / max(1e-6, (a_size + b_size) / 2)
