@@ -328,3 +328,21 @@ def test_a_ranking_row_is_read_in_table_distances_not_pixels(monkeypatch: Any) -
     table.put(a[3], "up", (x + 330, y))  # 4.6
     out = clock.run(1.0)
     assert _plain(out) == [{"type": "rank", "player": "A", "order": [a[1], a[2], a[0], a[4], a[3]]}]
+
+
+def test_a_card_of_another_game_is_no_part_of_the_round(monkeypatch: Any) -> None:
+    # Held-out session 11019: a face-down card misread as a Pic Flip cover card was taken as
+    # a random card. Here a real cover card lies face down where B's random card goes, and
+    # B's own random card is never read face down (it is read from B's rank row).
+    table = Table()
+    table.install(monkeypatch, follow)
+    f = PickPicFollower(PLAYERS)
+    clock = Clock(f)
+    x, y = _ref_place(1, 3)
+    table.put("picflip-cover-1", "down", (x + 140.0, y))
+    truth = [f.start_event(), *play_round(table, clock, PLAYERS, 0, unseen=frozenset("B"))]
+    clock.events += f.finish(clock.t)
+    # the true events (B's random card comes just before B's ranking), the cover card in none
+    assert sorted(map(str, _plain(clock.events))) == sorted(map(str, _plain(truth)))
+    assert not any(e.get("card") == "picflip-cover-1" for e in clock.events)
+    assert engine.replay(clock.events).scores() == engine.replay(truth).scores()

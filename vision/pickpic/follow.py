@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import identify_frame
+from vision.kit.decks import get_card, is_card_id
 from vision.pickpic.calls import cards_per_opponent, give_calls
 from vision.pickpic.tracks import (
     ArmSides,
@@ -157,7 +158,9 @@ class PickPicFollower:
         readings = [
             (c.card, c.face, c.corners_px, float(c.confidence))
             for c in result.cards
-            if c.confidence >= self.settings.min_confidence and c.card not in self.spent
+            if c.confidence >= self.settings.min_confidence
+            and c.card not in self.spent
+            and not other_games_card(c.card)
         ]
         settled = self.cards.update(readings, t)
         self._follow_refs()
@@ -449,6 +452,13 @@ class PickPicFollower:
             sx, sy = cx + 2.0 * (ref[0] - cx), cy + 2.0 * (ref[1] - cy)
             out[p] = math.degrees(math.atan2(sy - from_px[1], sx - from_px[0]))
         return out
+
+
+def other_games_card(card: str) -> bool:
+    """Whether ``card`` is a card of the kit that belongs to another game (a Pic Flip cover
+    card lying on the table, or a misread): never part of a Pick Pic round. Ids the kit does
+    not know (a registered deck's) are not refused here."""
+    return is_card_id(card) and get_card(card).game != "pickpic"
 
 
 def _size_px(tr: Track) -> float:
