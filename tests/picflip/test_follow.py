@@ -10,6 +10,7 @@ import pytest
 
 import engine
 import vision.picflip.follow as follow
+import vision.pickpic.tracks as tracks
 from tests.pickpic.fake import BLANK, Clock, FakeFrame, FakeReading, Table
 from vision.picflip.follow import SPOKEN, PicFlipFollower
 
@@ -110,7 +111,7 @@ def test_without_an_arm_a_card_on_the_pile_is_named_by_its_turn(
     c = np.array([650.0, 365.0])
     quad = [c + sx * 30 * right + sy * 42 * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     card = FakeReading("x", "up", np.array(quad, np.float32))
-    monkeypatch.setattr(follow, "identify_frame", lambda frame, *a, **k: FakeFrame([card]))
+    monkeypatch.setattr(tracks, "identify_frame", lambda frame, *a, **k: FakeFrame([card]))
     f = PicFlipFollower(PLAYERS)
     out = Clock(f).run(1.0)
     assert out[0]["player"] == player and out[0]["meta"]["player"] == "upright"

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+import vision.pickpic.tracks as tracks
+
 BLANK = np.zeros((720, 1280, 3), np.uint8)
 
 
@@ -34,8 +36,9 @@ def reading(card: str, face: str, centre: tuple[float, float], scale: float = 1.
 
 
 class Table:
-    """What lies on the table now; ``install(monkeypatch, module)`` makes the module's
-    ``identify_frame`` read it."""
+    """What lies on the table now; ``install(monkeypatch, module)`` makes the card reader
+    the followers call (``vision.pickpic.tracks.read_cards``) read it (``module``: the
+    follower's module, kept for the callers)."""
 
     def __init__(self) -> None:
         self.cards: dict[str, tuple[str, tuple[float, float], float]] = {}
@@ -50,7 +53,7 @@ class Table:
         def identify(frame: np.ndarray, deck: Any = None, **kw: Any) -> FakeFrame:
             return FakeFrame([reading(c, f, p, k) for c, (f, p, k) in self.cards.items()])
 
-        monkeypatch.setattr(module, "identify_frame", identify)
+        monkeypatch.setattr(tracks, "identify_frame", identify)
 
 
 class Clock:

@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import identify_frame
 from vision.pickpic.tracks import (
     ArmSides,
     SettledCards,
@@ -42,6 +41,7 @@ from vision.pickpic.tracks import (
     angle_gap,
     default_seat_angles,
     fit_turn,
+    read_cards,
     reader_inputs,
 )
 from vision.sources.guard import check_frame
@@ -138,18 +138,7 @@ class PicFlipFollower:
         self._shape = (frame.shape[0], frame.shape[1])
         self._last_t = t
         self.arms.update(frame, t)
-        result = identify_frame(
-            frame,
-            self.deck,
-            codes="fast",
-            features=self.deck is not None,
-            calibration=self.calibration,
-        )
-        readings = [
-            (c.card, c.face, c.corners_px, float(c.confidence))
-            for c in result.cards
-            if c.confidence >= self.settings.min_confidence
-        ]
+        readings = read_cards(frame, self.deck, self.calibration, self.settings.min_confidence)
         settled = self.cards.update(readings, t)
         self.returning &= set(self.cards.tracks)  # taken back: no longer in view
         out: list[dict[str, Any]] = []

@@ -39,7 +39,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import identify_frame
 from vision.kit.decks import get_card, is_card_id
 from vision.pickpic.calls import cards_per_opponent, give_calls
 from vision.pickpic.tracks import (
@@ -48,6 +47,7 @@ from vision.pickpic.tracks import (
     Track,
     angle_gap,
     default_seat_angles,
+    read_cards,
     reader_inputs,
 )
 from vision.sources.guard import check_frame
@@ -148,20 +148,13 @@ class PickPicFollower:
         self._shape = (frame.shape[0], frame.shape[1])
         self._last_t = t
         self.arms.update(frame, t)
-        result = identify_frame(
+        readings = read_cards(
             frame,
             self.deck,
-            codes="fast",
-            features=self.deck is not None,
-            calibration=self.calibration,
+            self.calibration,
+            self.settings.min_confidence,
+            lambda card: card not in self.spent and not other_games_card(card),
         )
-        readings = [
-            (c.card, c.face, c.corners_px, float(c.confidence))
-            for c in result.cards
-            if c.confidence >= self.settings.min_confidence
-            and c.card not in self.spent
-            and not other_games_card(c.card)
-        ]
         settled = self.cards.update(readings, t)
         self._follow_refs()
         out: list[dict[str, Any]] = []

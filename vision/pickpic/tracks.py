@@ -16,12 +16,15 @@ from __future__ import annotations
 import math
 import os
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.identify import identify_frame
 
 
 @dataclass
@@ -217,6 +220,26 @@ def reader_inputs(calibration: Any, deck: Any) -> tuple[Any, Any]:
 
         deck = open_deck(deck)
     return calibration, deck
+
+
+def read_cards(
+    frame: NDArray[np.uint8],
+    deck: Any,
+    calibration: Any,
+    min_confidence: float,
+    keep: Callable[[str], bool] = lambda card: True,
+) -> list[tuple[str, str, NDArray[np.float32], float]]:
+    """One frame's cards as ``SettledCards.update`` takes them, ``(card, face, corners_px,
+    confidence)``: read by the stateless card reader (printed codes, and the pictures of
+    ``deck`` when one is given), those under ``min_confidence`` or not ``keep`` left out."""
+    result = identify_frame(
+        frame, deck, codes="fast", features=deck is not None, calibration=calibration
+    )
+    return [
+        (c.card, c.face, c.corners_px, float(c.confidence))
+        for c in result.cards
+        if c.confidence >= min_confidence and keep(c.card)
+    ]
 
 
 def fit_turn(observed_deg: list[float], seats_deg: list[float], max_deg: float = 45.0) -> float:
