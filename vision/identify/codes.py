@@ -560,7 +560,7 @@ def _fit(
     spread = np.ptp(src, axis=0).min()
     if spread > 0.5 * min(size_wh):
         # Codes far apart on the card (two corners): a homography is well conditioned.
-        h = _homography(src, dst)
+        h = _lstsq_homography(src, dst)
         if h is not None:
             pts = np.hstack([_face_corners_mm(size_wh), np.ones((4, 1))]) @ h.T
             if (pts[:, 2] > 1e-9).all():
@@ -568,7 +568,9 @@ def _fit(
     return _affine_apply(_affine(src, dst), _face_corners_mm(size_wh)), False
 
 
-def _homography(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64] | None:
+def _lstsq_homography(
+    src: NDArray[np.float64], dst: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
     """(3, 3) least-squares homography of (n, 2) points ``src`` onto ``dst`` (n >= 4; the
     last entry fixed to 1), or None when degenerate. Solved directly: OpenCV's
     ``findHomography`` costs ten times more for the eight corners of two codes."""
