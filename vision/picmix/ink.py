@@ -9,13 +9,16 @@ colour within about ``WHITE_RADIUS_PX`` (a grey-level dilation at quarter resolu
 Blobs (*candidates*) are the connected regions of ink above ``INK_THRESHOLD`` whose size could
 be an item's and whose surroundings are white enough to be paper. They are only proposals: the
 item model (``vision.picmix.model``) names them or rejects them (markers, text, hand edges).
+Items stuck to something larger (a hand or a sleeve over the card, or paper darkened by its
+shadow) are split off it by their ink's depth (``split_by_core``) or colour
+(``split_by_colour``).
 
 Everything here is geometry-free: no card outline, code or pose is needed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -47,7 +50,9 @@ class InkMap:
     - ``white``: (H, W, 3) uint8 BGR local paper white, full resolution;
     - ``labels``: (H, W) int32 connected components of ``ink > INK_THRESHOLD`` (0: none);
     - ``stats``: (N, 5) int32 ``cv2.connectedComponentsWithStats`` rows (x, y, w, h, area);
-    - ``paper_level``: the frame's paper white (brightest channel, 0..255).
+    - ``paper_level``: the frame's paper white (brightest channel, 0..255);
+    - ``split_from``: label of a blob split off a component after it was found
+      (``split_by_core``, ``split_by_colour``, which relabel its pixels) -> the component's.
     """
 
     ink: np.ndarray
@@ -55,6 +60,7 @@ class InkMap:
     labels: np.ndarray
     stats: np.ndarray
     paper_level: float
+    split_from: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,16 +224,19 @@ def ink_colour(frame: np.ndarray, im: InkMap, blobs: list[Blob]) -> np.ndarray |
     return np.median(np.asarray(cols), axis=0).astype(np.float32)
 
 
-def split_by_colour(frame: np.ndarray, im: InkMap, ab: np.ndarray) -> list[Blob]:
+def split_by_colour(
+    frame: np.ndarray, im: InkMap, ab: np.ndarray, first_label: int | None = None
+) -> list[Blob]:
     """Items stuck to something larger (a hand or sleeve resting on a card, a shadow): the
     pixels of each too-large ink component whose colour is close to the items' ``ab``
     (``ink_colour``), split into item-sized blobs. Their pixels get new labels in
-    ``im.labels`` (so crops see them as blobs of their own)."""
+    ``im.labels`` (so crops see them as blobs of their own), from ``first_label`` (default:
+    after the components; past those that ``split_by_core`` gave when it ran first)."""
     st = im.stats
     side = np.maximum(st[:, 2], st[:, 3])
     big = np.flatnonzero((side > MAX_SIDE_PX) & (st[:, 4] > 4 * MIN_AREA_PX))
     out: list[Blob] = []
-    next_label = int(st.shape[0])
+    next_label = int(st.shape[0]) if first_label is None else first_label
     for i in big:
         if i == 0:
             continue
@@ -246,8 +255,98 @@ def split_by_colour(frame: np.ndarray, im: InkMap, ab: np.ndarray) -> list[Blob]
                 continue
             region = im.labels[y : y + h, x : x + w]
             region[sub == k] = next_label
+            im.split_from[next_label] = int(i)
             box = (x + sx, y + sy, sw, sh)
             out.append(Blob(next_label, box, sa, (box[0] + sw / 2.0, box[1] + sh / 2.0)))
+            next_label += 1
+    return out
+
+
+CORE_INK = 0.7
+"""Ink level (0..1) that printed items reach and paper in a shadow (a hand's, an arm's or a
+card edge's), which joins items to one large ink component, does not (0.36-0.6)."""
+
+
+RING_AB = 9.0
+"""Largest distance in Lab (a, b) from the local paper white that three quarters of the pixels
+round a part split off by ``split_by_core`` may have: an item's surroundings are paper (in a
+shadow, darker but of the paper's own tint); a piece of a hand or sleeve is surrounded by
+skin or cloth."""
+
+
+def _on_paper(frame: np.ndarray, im: InkMap, part: np.ndarray, xy: tuple[int, int]) -> bool:
+    """Whether the pixels 2-3 px round ``part`` ((h, w) uint8 0/1 mask whose top-left corner is
+    ``xy`` in ``frame``) have the tint of the local paper white (``RING_AB``)."""
+    x, y = xy
+    h, w = part.shape
+    pad = 4
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = part
+    kernel = np.ones((3, 3), np.uint8)
+    ring = (cv2.dilate(mask, kernel, iterations=3) > 0) & ~(cv2.dilate(mask, kernel) > 0)
+    if not ring.any():
+        return False
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[ring][:, 1:].astype(np.float32)
+    white = cv2.cvtColor(im.white[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[ring][:, 1:]
+    d = np.hypot(*(lab - white.astype(np.float32)).T)
+    return float(np.percentile(d, 75)) <= RING_AB
+
+
+def split_by_core(
+    frame: np.ndarray,
+    im: InkMap,
+    labels: list[int] | None = None,
+    first_label: int | None = None,
+) -> list[Blob]:
+    """Items joined to something larger by paper in a shadow (a hand or an arm over the cards,
+    whose shadow darkens the paper between them past ``INK_THRESHOLD``): the parts of each
+    too-large ink component of ``im`` (of ``frame``, (H, W, 3) uint8 BGR) whose ink reaches
+    ``CORE_INK``, cut apart at thin bridges (an opening), that have an item's size and lie on
+    paper (``RING_AB``), grown back by a pixel within the component (the items' blurred rims).
+    Their pixels get new labels in ``im.labels``, from ``first_label`` (default: after the
+    components). A hand, an arm or a dark sleeve that reaches the level is one part too large
+    to be an item, or one surrounded by skin or cloth. ``labels``: the components to split
+    (default: those too large to be an item)."""
+    st = im.stats
+    side = np.maximum(st[:, 2], st[:, 3])
+    big = np.flatnonzero((side > MAX_SIDE_PX) & (st[:, 4] > 4 * MIN_AREA_PX))
+    if labels is not None:
+        big = np.asarray(labels, np.int64)
+    level = round(CORE_INK * 255)
+    out: list[Blob] = []
+    next_label = int(st.shape[0]) if first_label is None else first_label
+    kernel = np.ones((3, 3), np.uint8)
+    for i in big:
+        if i == 0:
+            continue
+        x, y, w, h, _ = (int(v) for v in st[i])
+        region = im.labels[y : y + h, x : x + w]
+        own = (region == i).astype(np.uint8)
+        core = cv2.morphologyEx(
+            own & (im.ink[y : y + h, x : x + w] >= level), cv2.MORPH_OPEN, kernel
+        )
+        n, sub, sst, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        for k in range(1, n):
+            sw, sh, sa = (int(v) for v in sst[k, 2:])
+            if not (MIN_SIDE_PX <= max(sw, sh) <= MAX_SIDE_PX and sa >= 2 * MIN_AREA_PX):
+                continue
+            # the part's own box grown by the pixel it grows back by: cheap on a large region
+            x0, y0 = max(0, int(sst[k, 0]) - 1), max(0, int(sst[k, 1]) - 1)
+            x1, y1 = min(w, x0 + sw + 3), min(h, y0 + sh + 3)
+            mine = region[y0:y1, x0:x1]
+            part = cv2.dilate((sub[y0:y1, x0:x1] == k).astype(np.uint8), kernel) & (mine == i)
+            ys, xs = np.nonzero(part)
+            bx, by = x0 + int(xs.min()), y0 + int(ys.min())
+            box = (x + bx, y + by, int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1)
+            part = part[by - y0 : by - y0 + box[3], bx - x0 : bx - x0 + box[2]]
+            if not _on_paper(frame, im, part, box[:2]):
+                continue
+            region[by : by + box[3], bx : bx + box[2]][part > 0] = next_label
+            im.split_from[next_label] = int(i)
+            area = int(part.sum())
+            out.append(Blob(next_label, box, area, (box[0] + box[2] / 2.0, box[1] + box[3] / 2.0)))
             next_label += 1
     return out
 

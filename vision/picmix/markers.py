@@ -198,17 +198,20 @@ MAX_MARKER_SIDE_PX = 110
 
 
 def dark_cores(grey: np.ndarray, im: InkMap, labels: list[int]) -> list[MarkerRead]:
-    """Kit markers inside the ink components ``labels`` of ``im``, read from their darkest
-    pixels (``MARKER_INK``). A hand, a sleeve or the table beyond the card's edge touching a
-    marker makes one component of both, which ``read_marker`` cannot read; the marker's black
-    is darker than they are. ``grey``: (H, W) uint8. A few ms a frame."""
+    """Kit markers inside the ink components ``labels`` of ``im`` (with the blobs split off
+    them, ``InkMap.split_from``), read from their darkest pixels (``MARKER_INK``). A hand, a
+    sleeve or the table beyond the card's edge touching a marker makes one component of both,
+    which ``read_marker`` cannot read; the marker's black is darker than they are. ``grey``:
+    (H, W) uint8. A few ms a frame."""
     if grey.ndim != 2 or grey.dtype != np.uint8:
         raise ValueError(f"grey must be (H, W) uint8, got {grey.shape} {grey.dtype}")
     level = round(MARKER_INK * 255)
     out: list[MarkerRead] = []
     for i in labels:
         x, y, w, h, _ = (int(v) for v in im.stats[i])
-        dark = (im.labels[y : y + h, x : x + w] == i) & (im.ink[y : y + h, x : x + w] >= level)
+        mine = [i, *(j for j, parent in im.split_from.items() if parent == i)]
+        own = np.isin(im.labels[y : y + h, x : x + w], mine)
+        dark = own & (im.ink[y : y + h, x : x + w] >= level)
         n, lab, st, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
         for k in range(1, n):
             sx, sy, sw, sh, _ = (int(v) for v in st[k])

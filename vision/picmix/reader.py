@@ -4,7 +4,8 @@ and the verdict.
 Stateless: ``verify_frame(frame)`` reads one (H, W, 3) uint8 BGR frame and returns a
 ``PicmixReading`` or a falsy ``PicmixFailure`` with its reason. Steps:
 
-1. *Blobs*: ink on paper (``vision.picmix.ink``), geometry-free.
+1. *Blobs*: ink on paper (``vision.picmix.ink``), geometry-free; items joined to a hand, an
+   arm or a card's edge by the shadow it casts are split off by their ink's depth and colour.
 2. *Items by their look*: each blob's crop goes through the item model
    (``vision.picmix.model``): the deck's item it shows (or "not an item") and the share of
    that item's printed area that shows.
@@ -12,12 +13,15 @@ Stateless: ``verify_frame(frame)`` reads one (H, W, 3) uint8 BGR frame and retur
    front, ``vision.kit.card_for_marker``; its pose gives the card's outline, and the items
    inside it are the objective's, not the player's), else by reading its items: the group of
    3 or 4 items lying together whose ink is the least coloured and smallest (the kit prints
-   objectives in black at 21 mm, player items in colour at 30 mm).
+   objectives in black at 21 mm, player items in colour at 30 mm). When it cannot be read,
+   items showing on the player's cards that no objective card has all of make the claim
+   ``wrong`` whichever card it is (``_wrong_whichever``).
 4. *Visibility rule* (``VISIBLE_MIN``): an item counts as showing when at least a quarter of
    its printed area shows. The model's estimate of that share has an error, so an item
    estimated inside ``UNSURE_BAND`` (or named with low confidence) is *unsure*. An item in
    doubt far from every item surely seen on the player's cards is not on them
-   (``PLAYER_SPREAD_ITEMS``).
+   (``PLAYER_SPREAD_ITEMS``). A share in the band that the area measure at a player marker's
+   scale puts well above it (``AREA_SHOWS``, a fingertip over part of the item) shows.
 5. *Verdict*: ``wrong`` when an item outside the objective surely shows or an objective item
    surely does not; ``correct`` when the visible items are exactly the objective's and none is
    unsure; otherwise ``unsure``, naming the items in doubt. Never a confident answer that an
@@ -30,7 +34,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -47,6 +51,7 @@ from vision.picmix.ink import (
     ink_map,
     occluders,
     split_by_colour,
+    split_by_core,
 )
 from vision.picmix.markers import dark_cores, read_marker, search_frame
 from vision.picmix.model import ItemDeck, ItemModel, ItemScores, kit_deck, load_item_model
@@ -73,10 +78,12 @@ class ItemSighting:
 
     ``item``: the deck's item name; ``box_xywh``: its blob's bounding box (px);
     ``visible_share``: estimated share of its printed area that shows (0..1), the smaller of
-    the look's and the area's estimates; ``look_share``: the look's (the model's) alone;
+    the look's and the area's estimates (the area's when both agree it surely shows,
+    ``_shows_by_area``); ``look_share``: the look's (the model's) alone;
     ``confidence``: probability of the name; ``runner_up``: the next likeliest name;
     ``status``: ``visible``, ``unsure`` or ``hidden`` (a sliver under the rule);
-    ``on``: ``player`` or ``objective`` (the card it lies on).
+    ``on``: ``player`` or ``objective`` (the card it lies on); ``coded``: a player face whose
+    code is read prints this item where the blob lies (so it is on the player's cards).
     """
 
     item: str
@@ -87,6 +94,7 @@ class ItemSighting:
     runner_up: str
     status: Status
     on: Literal["player", "objective"]
+    coded: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,7 +107,9 @@ class PicmixReading:
     ``visible``: distinct items surely showing on the player's cards, sorted;
     ``unsure``: items in doubt (near the visibility threshold or named with low confidence);
     ``verdict``, ``missing``, ``extra``: against the objective; ``sightings``: every item
-    blob; ``reasons``: why the verdict is ``unsure`` (empty otherwise).
+    blob; ``reasons``: why the verdict is ``unsure``, or why a claim whose objective items are
+    not all known is surely ``wrong`` (empty otherwise). With the objective card not read at
+    all (``_wrong_whichever``), ``objective_card`` is None and ``objective_items`` empty.
     """
 
     objective_card: str | None
@@ -177,24 +187,94 @@ class _Blobs:
 
 
 def _score_blobs(frame: np.ndarray, model: ItemModel, deck: ItemDeck) -> _Blobs:
-    """Candidate blobs and their scores; items stuck to a hand are split off by colour and
-    scored too (``vision.picmix.ink.split_by_colour``)."""
+    """Candidate blobs and their scores; items stuck to a hand are split off by their ink's
+    depth (``vision.picmix.ink.split_by_core``) and colour (``split_by_colour``) and scored
+    too; a blob named in doubt is split by depth when that names one of its parts surely
+    (``_split_doubtful``)."""
     im = ink_map(frame)
     blobs = candidates(im)
     scores = model.score(blob_crops(im, blobs), deck)
     k = len(deck.items)
     items = [b for b, p in zip(blobs, scores.probs, strict=True) if p[k] < ITEM_MIN]
     ab = ink_colour(frame, im, items)
-    extra = split_by_colour(frame, im, ab) if ab is not None else []
+    extra = split_by_core(frame, im)
+    if ab is not None:
+        extra += split_by_colour(frame, im, ab, int(im.stats.shape[0]) + len(extra))
+    b = _Blobs(im, blobs, scores)
     if extra:
-        more = model.score(blob_crops(im, extra), deck)
-        blobs = blobs + extra
-        scores = ItemScores(
-            np.concatenate([scores.probs, more.probs]),
-            np.concatenate([scores.visible, more.visible]),
-            np.concatenate([scores.emb, more.emb]),
-        )
-    return _Blobs(im, blobs, scores)
+        b = _Blobs(im, blobs + extra, _joined(scores, model.score(blob_crops(im, extra), deck)))
+    first = int(im.stats.shape[0]) + len(extra)
+    return _split_doubtful(frame, b, len(blobs), model, deck, first)
+
+
+def _joined(a: ItemScores, b: ItemScores) -> ItemScores:
+    """The scores of ``a``'s blobs then ``b``'s."""
+    return ItemScores(
+        np.concatenate([a.probs, b.probs]),
+        np.concatenate([a.visible, b.visible]),
+        np.concatenate([a.emb, b.emb]),
+    )
+
+
+SPLIT_MAX_SHARE = 0.7
+"""A blob named in doubt is split (``_split_doubtful``) only into several parts, or into one
+part that leaves out at least the rest of its area: paper in a shadow joined to the item, not
+only the item's own blurred rim."""
+
+
+def _split_doubtful(
+    frame: np.ndarray, b: _Blobs, n: int, model: ItemModel, deck: ItemDeck, first_label: int
+) -> _Blobs:
+    """``b`` with each of its first ``n`` blobs (the ink components) that is an item named in
+    doubt replaced by its deep-ink parts (``split_by_core``), when they are several or leave
+    out a good share of it (``SPLIT_MAX_SHARE``), and one of them is an item named surely
+    and shown whole enough to count: an item joined to the shadow along a card's edge over
+    it. Other blobs in doubt are left as they were (their pixels keep their label)."""
+    k = len(deck.items)
+    p = b.scores.probs[:n]
+    doubtful = np.flatnonzero((p[:, k] < ITEM_MIN) & (p[:, :k].max(axis=1) < NAME_MIN))
+    if len(doubtful) == 0:
+        return b
+    parts: dict[int, list[Blob]] = {}
+    for i in doubtful:
+        blob = b.blobs[int(i)]
+        got = split_by_core(frame, b.im, [blob.label], first_label)
+        first_label += len(got)
+        if len(got) > 1 or (got and got[0].area_px <= SPLIT_MAX_SHARE * blob.area_px):
+            parts[int(i)] = got
+        else:
+            _unsplit(b.im, blob, got)
+    if not parts:
+        return b
+    flat = [g for got in parts.values() for g in got]
+    s = model.score(blob_crops(b.im, flat), deck)
+    sure = (s.probs[:, k] < ITEM_MIN) & (s.probs[:, :k].max(axis=1) >= NAME_MIN)
+    sure &= s.visible >= UNSURE_BAND[1]
+    keep = np.ones(len(b.blobs), bool)
+    take = np.zeros(len(flat), bool)
+    j = 0
+    for i, got in parts.items():
+        if sure[j : j + len(got)].any():
+            keep[i] = False
+            take[j : j + len(got)] = True
+        else:
+            _unsplit(b.im, b.blobs[i], got)
+        j += len(got)
+    blobs = [bl for bl, kp in zip(b.blobs, keep, strict=True) if kp]
+    blobs += [g for g, t in zip(flat, take, strict=True) if t]
+    scores = ItemScores(b.scores.probs[keep], b.scores.visible[keep], b.scores.emb[keep])
+    return _Blobs(
+        b.im, blobs, _joined(scores, ItemScores(s.probs[take], s.visible[take], s.emb[take]))
+    )
+
+
+def _unsplit(im: InkMap, blob: Blob, parts: list[Blob]) -> None:
+    """Give the pixels of ``parts`` (split off ``blob``) back to ``blob``'s label."""
+    for g in parts:
+        x, y, w, h = g.box_xywh
+        region = im.labels[y : y + h, x : x + w]
+        region[region == g.label] = blob.label
+        im.split_from.pop(g.label, None)
 
 
 def _status(visible: float, conf: float) -> Status:
@@ -205,6 +285,42 @@ def _status(visible: float, conf: float) -> Status:
     if visible < hi or conf < NAME_MIN:
         return "unsure"
     return "visible"
+
+
+class _Named(NamedTuple):
+    """A blob named (``_sightings``): ``first``/``second`` item indices, ``conf`` the name's
+    probability (among the codes' items when a code prints one there), ``look`` the model's
+    visible share, ``look_p`` the look's own probability of ``first``, ``bad`` rather not an
+    item, ``coded`` the name one that a code prints there."""
+
+    blob: Blob
+    first: int
+    second: int
+    conf: float
+    look: float
+    look_p: float
+    bad: bool
+    coded: bool
+
+
+AREA_SHOWS = 0.65
+"""An item whose look puts its share in ``UNSURE_BAND`` (a fingertip over part of it makes the
+model see less of it than shows) still surely shows when its area measure at a card marker's
+scale reads at least this share, the look at least ``VISIBLE_MIN`` and the look itself names
+it first (``_shows_by_area``)."""
+
+
+def _shows_by_area(n: _Named, area: float) -> bool:
+    """Whether the two measures of a blob's share agree it surely shows although the look's is
+    in the band: area (marker scale) at least ``AREA_SHOWS``, the look above the rule, and the
+    name the look's own likeliest (at least 0.5), not only the codes'."""
+    return (
+        area >= AREA_SHOWS
+        and VISIBLE_MIN <= n.look < UNSURE_BAND[1]
+        and n.look_p >= 0.5
+        and n.conf >= NAME_MIN
+        and not n.bad
+    )
 
 
 def _sightings(
@@ -218,7 +334,7 @@ def _sightings(
     flatly contradicts them (the look's name is then kept). ``markers``: corners of the player
     cards' markers read, for the local scale of the area measure (``vision.picmix.area``)."""
     k = len(deck.items)
-    named: list[tuple[Blob, int, int, float, float, bool]] = []
+    named: list[_Named] = []
     for n, (blob, p, v) in enumerate(zip(b.blobs, b.scores.probs, b.scores.visible, strict=True)):
         p_bg = float(p[k])
         if p_bg >= ITEM_MIN and float(v) < UNSURE_BAND[1]:
@@ -237,37 +353,52 @@ def _sightings(
                 order = [best] + [i for i in order if i != best]
                 conf = float(sub.max()) / max(float(sub.sum()), 1e-12)
         second = order[1] if k > 1 else order[0]
-        named.append((blob, order[0], second, conf, float(v), p_bg >= ITEM_MIN))
+        named.append(
+            _Named(
+                blob,
+                order[0],
+                second,
+                conf,
+                float(v),
+                float(q[order[0]]),
+                p_bg >= ITEM_MIN,
+                order[0] in cand,
+            )
+        )
     # the area measure: the whole item's area where the blob lies
     ratios = deck.area_ratios
     whole = [
-        (blob.area_px, ratios[deck.items[i]])
-        for blob, i, _, conf, v, bad in named
-        if not bad and conf >= NAME_MIN and v >= 0.85 and deck.items[i] in ratios
+        (n.blob.area_px, ratios[deck.items[n.first]])
+        for n in named
+        if not n.bad and n.conf >= NAME_MIN and n.look >= 0.85 and deck.items[n.first] in ratios
     ]
     from_items = card_px_from_items([a for a, _ in whole], [r for _, r in whole])
     out: list[tuple[ItemSighting, Blob]] = []
-    for blob, first, second, conf, look, bad in named:
-        item = deck.items[first]
-        vis = look
+    for n in named:
+        item = deck.items[n.first]
+        vis = n.look
         if item in ratios:
-            card_px = card_px_from_markers(blob.centre_px, markers or []) or from_items
+            by_marker = card_px_from_markers(n.blob.centre_px, markers or [])
+            card_px = by_marker or from_items
             if card_px is not None:
-                vis = min(vis, area_share(blob, ratios[item], card_px))
-        status = "unsure" if bad else _status(vis, conf)
+                area = area_share(n.blob, ratios[item], card_px)
+                shows = by_marker is not None and _shows_by_area(n, area)
+                vis = min(1.0, area) if shows else min(vis, area)
+        status = "unsure" if n.bad else _status(vis, n.conf)
         out.append(
             (
                 ItemSighting(
                     item=item,
-                    box_xywh=blob.box_xywh,
+                    box_xywh=n.blob.box_xywh,
                     visible_share=vis,
-                    look_share=look,
-                    confidence=conf,
-                    runner_up=deck.items[second],
+                    look_share=n.look,
+                    confidence=n.conf,
+                    runner_up=deck.items[n.second],
                     status=status,
                     on="player",
+                    coded=n.coded,
                 ),
-                blob,
+                n.blob,
             )
         )
     return out
@@ -299,7 +430,7 @@ def _markers(frame: np.ndarray, b: _Blobs, deck: ItemDeck) -> list[_Marker]:
 
 
 def _objective_markers(
-    frame: np.ndarray, markers: list[_Marker], deck: ItemDeck, im: InkMap
+    frame: np.ndarray, markers: list[_Marker], deck: ItemDeck, b: _Blobs
 ) -> list[_Marker]:
     """The objective's markers when none was read from the blobs: a hand touching the card,
     an arm's shadow over it or the table beyond its edge joins a marker to a large blob that
@@ -311,6 +442,7 @@ def _objective_markers(
     ):
         return []
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    im = b.im
     side = np.maximum(im.stats[:, 2], im.stats[:, 3])
     large = [int(i) for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
     for find in (lambda: dark_cores(grey, im, large), lambda: search_frame(grey)):
@@ -630,7 +762,7 @@ def read_items(
     b = _score_blobs(frame, model, deck)
     markers = _markers(frame, b, deck) if use_codes else []
     if use_codes:
-        markers += _objective_markers(frame, markers, deck, b.im)
+        markers += _objective_markers(frame, markers, deck, b)
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     seen = _sightings(b, deck, _hints(markers, b, deck), player)
     return FrameItems(seen, markers, b)
@@ -821,6 +953,9 @@ def _verify_at(  # one scale of verify_frame
     fi = read_items(frame, deck, model, use_codes=use_codes)
     obj = find_objective(frame, fi, deck)
     if isinstance(obj, PicmixFailure):
+        wrong = _wrong_whichever(fi, deck)
+        if wrong is not None:
+            return wrong
         if occluders(frame, fi.blobs.im) or hand_in_view(frame):
             return replace(
                 obj,
@@ -867,6 +1002,38 @@ def _verify_at(  # one scale of verify_frame
         extra=tuple(extra),
         sightings=tuple(sightings),
         reasons=tuple(reasons),
+    )
+
+
+def _wrong_whichever(fi: FrameItems, deck: ItemDeck) -> PicmixReading | None:
+    """A claim whose objective card cannot be read, judged against every objective card of the
+    kit's deck (all of them are known): ``wrong`` when the items surely showing whose names the
+    codes of the player's faces confirm (``ItemSighting.coded``: printed where they lie, so
+    not the objective's own) are on no objective card, more items than it has or one it lacks,
+    so that an item of the claim surely shows that is not on the objective, whichever card it
+    is. None otherwise (the claim cannot be judged)."""
+    if deck.name != "picmix" or not deck.objectives:
+        return None
+    shows = {s.item for s, _ in fi.seen if s.status == "visible" and s.coded}
+    cards = [set(items) for items in deck.objectives.values()]
+    if not shows or any(shows <= items for items in cards):
+        return None
+    sightings, visible, unsure = player_items(fi, keep=_near_player_items(fi, frozenset()))
+    return PicmixReading(
+        objective_card=None,
+        objective_items=(),
+        objective_method="items",
+        objective_quad_px=None,
+        visible=tuple(sorted(visible)),
+        unsure=tuple(sorted(unsure - visible - {UNNAMED})),
+        verdict="wrong",
+        missing=(),
+        extra=tuple(sorted(set.intersection(*(shows - items for items in cards)))),
+        sightings=tuple(sightings),
+        reasons=(
+            f"the objective card is not read, but {', '.join(sorted(shows))} show on the "
+            "player's cards, and no objective card has them all",
+        ),
     )
 
 
