@@ -220,19 +220,19 @@ class PicmixFollower:
         return self.watcher.key(seat, frame, t)
 
     def prompt(self) -> str | None:
-        if getattr(self.watcher, "_pending", None) is not None:
-            return f"checking {self.watcher._pending.player}'s cards..."
-        if getattr(self.watcher, "_open", None) is None:
+        if self.watcher.claiming is not None:
+            return f"checking {self.watcher.claiming}'s cards..."
+        if self.watcher.objective_in_play is None:
             return "reveal the next objective card"
         return "tap the objective and call Picmix!"
 
     def overlay(self) -> list[dict[str, Any]]:
-        opened = getattr(self.watcher, "_open", None)
-        if opened is None:
+        in_play = self.watcher.objective_in_play
+        if in_play is None:
             return []
-        quad = np.asarray(opened.quad_px, np.float64).reshape(-1, 2)
-        items = ", ".join(getattr(opened.objective, "items", ()) or ())
-        return [{"kind": "quad", "corners_px": quad.tolist(), "label": f"objective: {items}"}]
+        quad, items = in_play
+        label = f"objective: {', '.join(items)}"
+        return [{"kind": "quad", "corners_px": quad.tolist(), "label": label}]
 
     def resume(self, summary: Mapping[str, Any]) -> None:
         """The objective in play is not revealed twice; objectives already claimed are not
@@ -243,11 +243,11 @@ class PicmixFollower:
         won = summary.get("won") or {}
         last = summary.get("last_claim") or {}
         if last.get("card"):
-            self.watcher._claimed = str(last["card"])
+            self.watcher.already_claimed(str(last["card"]))
         elif won:
             cards = [c for cs in won.values() for c in cs]
             if cards:
-                self.watcher._claimed = str(cards[-1])
+                self.watcher.already_claimed(str(cards[-1]))
 
 
 def make_follower(

@@ -90,6 +90,25 @@ class ClaimWatcher:
     _pending: _Pending | None = None
     _touched: bool = False
 
+    @property
+    def claiming(self) -> str | None:
+        """The player whose claim waits for a reading of their cards, if any."""
+        return self._pending.player if self._pending is not None else None
+
+    @property
+    def objective_in_play(self) -> tuple[np.ndarray, tuple[str, ...]] | None:
+        """The objective card of the round in play: its (4, 2) corners in px and its items;
+        None before one is revealed."""
+        if self._open is None:
+            return None
+        quad = np.asarray(self._open.quad_px, np.float64).reshape(-1, 2)
+        return quad, tuple(self._open.objective.items)
+
+    def already_claimed(self, card: str) -> None:
+        """Resume after a restart: ``card`` (an objective card's id, or its items joined by
+        commas) was claimed before and is not revealed again."""
+        self._claimed = card
+
     def start_event(self, t: float = 0.0) -> dict[str, Any]:
         """The log's first event: ``start`` of a Picmix game with ``players``."""
         return {"type": "start", "game": "picmix", "players": list(self.players), "t": t}
