@@ -38,3 +38,23 @@ def board_b_hand() -> tuple[np.ndarray, Any]:
     c = spec.board.to_table(np.array([[180.0, 130.0]]))[0]
     hand = HandSpec(tip_mm=(float(c[0]), float(c[1])), angle_deg=-80.0, height_mm=50.0)
     return _render(replace(spec, hands=(hand,)), 8)
+
+
+@pytest.fixture(scope="session")
+def board_b_sleeve_shadow() -> tuple[np.ndarray, Any]:
+    """Board b with a white sleeve held 55 mm up just beyond the canvas's top edge, the arm
+    pointing away from the board: the sleeve covers no part of the canvas, its shadow does."""
+    spec = board_scene(scene_b(), seed=8, tier="normal")
+    assert spec.board is not None
+    # the arm runs back 540 mm from the fingertips (``vision.synth.sprites.HAND_LEN_MM``):
+    # its end lies 5 mm beyond the top edge
+    tip = spec.board.to_table(np.array([[180.0, -545.0]]))[0]
+    hand = HandSpec(
+        tip_mm=(float(tip[0]), float(tip[1])),
+        angle_deg=spec.board.angle_deg - 90.0,
+        height_mm=55.0,
+        skin=4,
+        sleeve_bgr=(200, 200, 205),
+        gesture="fist",
+    )
+    return _render(replace(spec, hands=(hand,)), 8)

@@ -1,8 +1,8 @@
 """The reader's fast paths give what the plain formulation gives, on rendered boards.
 
 Each fast path (batched band sampling, the selection objective on pre-filtered pixels, the
-string's chaining, the colour lookup, the canvas model, the markers' area shrink) is checked
-against the
+string's chaining, the colour lookup, the canvas model, the markers' area shrink, openings and
+labellings in the box of a mask's pixels, the sticks' cores) is checked against the
 straightforward computation it replaces, written out here as the reference.
 """
 
@@ -28,6 +28,7 @@ from vision.picasso.board import (
 )
 from vision.picasso.cord import _polyline
 from vision.picasso.dataset import render_board, scene_seed
+from vision.picasso.masks import opened, patches
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.reading import COUNT_KEYS
 
@@ -92,6 +93,22 @@ def _candidates(wm: np.ndarray) -> list[st._Candidate]:
     return [st._Candidate(ln, t0, t1) for ln, t0, t1 in _lines(wm)]
 
 
+def _footprint(
+    cand: st._Candidate, shape: tuple[int, int], width_mm: float, s: float
+) -> np.ndarray:
+    """Flat indices of the pixels inside the candidate's rectangle, each drawn by itself."""
+    poly = st._rectangle(cand, width_mm, s)
+    x0 = max(0, math.floor(poly[:, 0].min()))
+    y0 = max(0, math.floor(poly[:, 1].min()))
+    x1 = min(shape[1], math.ceil(poly[:, 0].max()) + 1)
+    y1 = min(shape[0], math.ceil(poly[:, 1].max()) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros(0, np.intp)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
+    return np.arange(shape[0] * shape[1]).reshape(shape)[y0:y1, x0:x1][mask > 0]
+
+
 def test_explained_is_the_union_of_the_footprints(wood_maps: list[np.ndarray]) -> None:
     width = DEFAULT_PROFILE.stick_width_mm
     for wm in wood_maps:
@@ -99,7 +116,7 @@ def test_explained_is_the_union_of_the_footprints(wood_maps: list[np.ndarray]) -
         chosen = list(range(0, len(cands), 2))
         want = np.zeros(wm.size, bool)
         for i in chosen:
-            want[st._footprint(cands[i], wm.shape, width, S)] = True
+            want[_footprint(cands[i], wm.shape, width, S)] = True
         assert np.array_equal(
             st._explained(cands, chosen, wm.shape, width, S), want.reshape(wm.shape)
         )
@@ -224,6 +241,52 @@ def test_canvas_model_follows_a_quadratic_light() -> None:
     bare = np.ones((h, w), bool)
     bare[95:145, 195:305] = False
     assert np.abs(norm[bare].astype(float) - seg.WHITE_LEVEL).max() <= 3.0
+
+
+def _sparse_masks(wood_maps: list[np.ndarray]) -> list[np.ndarray]:
+    """Masks as the reader makes them (the wood, the string, a few specks) and edge cases:
+    empty, full, pixels on the canvas border."""
+    masks = [(wm == code).astype(np.uint8) for wm in wood_maps for code in (st.WOOD_PX, st.DARK_PX)]
+    rng = np.random.default_rng(4)
+    specks = (rng.random((390, 540)) > 0.995).astype(np.uint8)
+    specks[150:170, 300:330] = 1  # a blob thick enough to survive an opening
+    border = np.zeros((390, 540), np.uint8)
+    border[:12, :20] = border[-9:, 500:] = border[200:230, -7:] = 1
+    masks += [specks, border, np.zeros((390, 540), np.uint8), np.ones((390, 540), np.uint8)]
+    return masks
+
+
+def test_the_boxed_opening_is_opencvs(wood_maps: list[np.ndarray]) -> None:
+    for m in _sparse_masks(wood_maps):
+        for k in (5, 11):
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            assert np.array_equal(opened(m, kernel), cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel))
+
+
+def test_the_grana_patches_are_opencvs_patches(wood_maps: list[np.ndarray]) -> None:
+    """The same patches with the same statistics, whatever their numbering."""
+    for m in _sparse_masks(wood_maps):
+        n, lab, stats = patches(m)
+        n0, lab0, stats0, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        assert n == n0
+        # a one-to-one map between the two numberings (background to background)
+        pairs = np.unique(np.stack([lab.ravel(), lab0.ravel()]), axis=1)
+        assert len(set(pairs[0])) == len(set(pairs[1])) == pairs.shape[1]
+        assert np.array_equal(pairs[0] == 0, pairs[1] == 0)
+        assert np.array_equal(stats[pairs[0]], stats0[pairs[1]])
+
+
+def test_the_boxed_stick_cores_are_the_plain_ones(wood_maps: list[np.ndarray]) -> None:
+    width = DEFAULT_PROFILE.stick_width_mm
+    for wm in [*wood_maps, np.zeros((390, 540), np.uint8)]:
+        wood = (wm == st.WOOD_PX).astype(np.uint8)
+        unknown = wm >= st.DARK_PX
+        r = 2 * round(4.0 * S) + 1
+        near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
+        filled = wood | (unknown & (near > 0)).astype(np.uint8)
+        er = max(1, round((width - 3.0) * S))
+        want = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (er, er)))
+        assert np.array_equal(st._core(wood, unknown, S, width), want)
 
 
 def test_the_area_shrink_is_opencvs(board_a: Any, board_b: Any) -> None:

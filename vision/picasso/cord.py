@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.masks import opened
 from vision.picasso.profile import KitProfile
 
 #: The string counts when this much of it (mm of line) shows.
@@ -57,14 +58,14 @@ def find_cord(
     thickness = profile.string_thickness_mm
     # Thicker than twice the string: not the string.
     k = 2 * math.ceil(1.1 * thickness * s) + 1
-    thick = cv2.morphologyEx(
-        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
+    thick = opened(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # Dark patches with a thick part (a dark sleeve, the deep shadow in a corner) are not
     # the string, thin fringes included; nor are specks (noise): pieces of line shorter than
     # 12 mm. Labelled on a half-size copy: a quarter of the work.
     h, w = dark.shape
     small = (cv2.resize(dark, (w // 2, h // 2), interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+    # (OpenCV's default labelling: the ring below lets the higher label win where two
+    # patches' rings meet, so the numbering matters)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
     min_px = 12.0 * thickness * (s / 2) ** 2
     keep = np.zeros(n, bool)
@@ -74,7 +75,7 @@ def find_cord(
         # a patch mostly thick goes whole; from a string with a thick spot (where it lies
         # over itself) only the spot goes
         thick_small = cv2.resize(thick, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
-        thick_px = np.bincount(lab.ravel(), thick_small.ravel(), minlength=n)
+        thick_px = np.bincount(lab[thick_small], minlength=n)
         keep &= thick_px < 0.3 * stats[:, cv2.CC_STAT_AREA]
         grow = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
         line = dark & (1 - grow)
@@ -85,12 +86,12 @@ def find_cord(
         r = 2 * max(1, round(0.75 * s)) + 1
         around = cv2.dilate(
             lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
-        ).astype(np.int64)
+        )
         ring = (small == 0) & (around > 0)
-        # counts per patch as weights: no list of the ring's pixels needed
-        flat = around.ravel()
-        ring_px = np.bincount(flat, ring.ravel(), minlength=n)
-        grey_px = np.bincount(flat, (ring & grey_small).ravel(), minlength=n)
+        # counts per patch of the ring's few pixels (not weights over the whole canvas)
+        ring_lab = around[ring]
+        ring_px = np.bincount(ring_lab, minlength=n)
+        grey_px = np.bincount(ring_lab[grey_small[ring]], minlength=n)
         keep &= grey_px < 0.6 * np.maximum(ring_px, 1)
     kept = cv2.resize(keep[lab].astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     line = line & kept

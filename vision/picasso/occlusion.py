@@ -10,6 +10,9 @@ piece is about to change the build). Foreign is what the pieces found do not exp
   or string explains, and dark patches too thick for the string, kept when they are more
   than a speck and either cross the canvas edge (an arm comes in from outside the board;
   pieces lie on it), are wider than a stick, or are large.
+
+A shadow is not foreign (the hand or sleeve that casts it may be beside the board): a dark
+patch counts only when it is darker than what lies round it (``dark_objects``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.picasso.masks import opened, patches
+from vision.picasso.segment import lab_of
 
 #: An unexplained patch smaller than this is a speck (mm^2).
 MIN_PATCH_MM2 = 150.0
@@ -32,6 +38,12 @@ CONTACT_MM = 15.0
 DEPTH_MM = 8.0
 #: Band along the canvas edge where an arm comes in (mm).
 EDGE_BAND_MM = 4.0
+#: A dark patch at least this much darker (L*, medians) than the ring round it is a dark
+#: thing; less, and it is the speckle of a shadow whose lightness sits at the dark threshold
+#: (about three times the pixel noise in L* there).
+SHADOW_CONTRAST_L = 4.0
+#: Width of that ring (mm).
+RING_MM = 2.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,6 +81,40 @@ def wide_wood(wood: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
     return wide_small
 
 
+def dark_objects(
+    thick: NDArray[np.uint8], normalised: NDArray[np.uint8], s: float
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 0/1: the patches of ``thick`` (dark pixels too thick for the string,
+    (H, W) uint8 0/1 at ``s`` px/mm) whose median L* is at least ``SHADOW_CONTRAST_L`` below
+    that of the ring ``RING_MM`` wide round them (``normalised``: the (H, W, 3) uint8 canvas
+    picture of ``segment.normalise``). A dark sleeve, hair or a phone stands out from what
+    lies round it; the deepest part of a soft shadow (a sleeve held above the board's edge)
+    whose lightness sits at the dark threshold reads dark and grey in specks, and where the
+    dark specks are dense enough to pass for a thick patch, the ring round them is the same
+    shadow, as dark as the patch."""
+    if not thick.any():
+        return thick
+    n, lab, stats = patches(thick)
+    h, w = thick.shape
+    r = max(1, round(RING_MM * s))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        x0, y0 = max(0, x - r), max(0, y - r)
+        x1, y1 = min(w, x + bw + r), min(h, y + bh + r)
+        inside = lab[y0:y1, x0:x1] == i
+        outside = (cv2.dilate(inside.astype(np.uint8), disc) > 0) & (thick[y0:y1, x0:x1] == 0)
+        if not outside.any():  # nothing round it to compare with: keep it
+            keep[i] = True
+            continue
+        part = normalised[y0:y1, x0:x1]
+        l_in = float(np.median(lab_of(part, inside)[:, 0]))
+        l_out = float(np.median(lab_of(part, outside)[:, 0]))
+        keep[i] = l_out - l_in >= SHADOW_CONTRAST_L
+    return np.asarray(keep[lab], np.uint8)
+
+
 def entering(
     foreground: NDArray[np.uint8], s: float, margins: tuple[int, int, int, int] = (0, 0, 0, 0)
 ) -> NDArray[np.uint8]:
@@ -90,7 +136,7 @@ def entering(
     )
     if not rim.any():  # nothing touches the edge: the usual frame, no labelling needed
         return np.zeros((h, w), np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    n, lab, stats = patches(foreground)
     out = np.zeros((h, w), np.uint8)
     if n <= 1:
         return out
@@ -123,11 +169,14 @@ def find_occluders(candidates: NDArray[np.uint8], s: float) -> Occluders:
     if int(cv2.countNonZero(candidates)) < MIN_PATCH_MM2 * s * s:
         return Occluders(np.zeros((h, w), np.uint8), 0.0)
     k = 2 * round(1.5 * s) + 1
-    opened = cv2.morphologyEx(
-        candidates, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    kept = opened(candidates, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     out = np.zeros((h, w), np.uint8)
+    # Labelled within the box of what is left (most often nothing, or a few specks).
+    x0, y0, box_w, box_h = cv2.boundingRect(kept)
+    if box_w == 0:
+        return Occluders(out, 0.0)
+    n, lab, stats = patches(kept[y0 : y0 + box_h, x0 : x0 + box_w])
+    box = out[y0 : y0 + box_h, x0 : x0 + box_w]
     edge = round(EDGE_BAND_MM * s)
     px2 = s * s
     for i in range(1, n):
@@ -136,14 +185,16 @@ def find_occluders(candidates: NDArray[np.uint8], s: float) -> Occluders:
             continue
         x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        at_edge = x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge
+        at_edge = (
+            x + x0 <= edge or y + y0 <= edge or x + x0 + bw >= w - edge or y + y0 + bh >= h - edge
+        )
         foreign = at_edge or area >= LARGE_PATCH_MM2
         if not foreign:
             patch = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
             radius = cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s
             foreign = radius >= 6.0  # wider than a stick
         if foreign:
-            out[lab == i] = 1
+            box[lab == i] = 1
     if out.any():
         contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(out, contours, -1, 1, cv2.FILLED)

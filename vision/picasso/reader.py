@@ -24,7 +24,7 @@ from calibration.result import Failure
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.cord import find_cord
-from vision.picasso.occlusion import entering, find_occluders, wide_wood
+from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import DIP, seam_cues
@@ -85,7 +85,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
     # Shapes: colours mended under the string.
     patches: list[ShapePatch] = []
-    foreign = wide | other | cord.thick
+    # Dark patches too thick for the string, unless they are the speckle of a shadow.
+    thick = dark_objects(cord.thick, sg.normalised, s)
+    foreign = wide | other | thick
     edge = round(2.0 * s)
     for k, name in enumerate(sg.colour_names):
         code = seg.FIRST_COLOUR + k
@@ -128,7 +130,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     for p in accepted:
         x, y, w, h = p.box
         shape_solid[y : y + h, x : x + w] |= p.mask
-    coming_in = entering((wood | other | colour_px | cord.thick) & (1 - shape_solid), s, sg.margins)
+    coming_in = entering((wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins)
     candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
     occ = find_occluders(candidates, s)
     occlusion = None
@@ -203,7 +205,7 @@ def join_in_line(
                 cues = seam_cues(gray, p0, p1, at, others, s, profile, wood_mp)
                 if cues.dip >= DIP and cues.clear and not cues.crossed:
                     continue  # a seam: two sticks indeed
-                merged = StickFit(kind.kind, p0, p1, total, min(a.purity, b.purity), False)
+                merged = StickFit(kind.kind, p0, p1, total, False)
                 out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
                 changed = True
                 break
@@ -310,8 +312,8 @@ def split_at_seams(
         p0, p1 = np.asarray(f.p0), np.asarray(f.p1)
         joint = p0 + (p1 - p0) * (at / max(f.length_mm, 1e-9))
         j = (float(joint[0]), float(joint[1]))
-        out.append(StickFit(first.kind, f.p0, j, at, f.purity, True))
-        out.append(StickFit(second.kind, j, f.p1, f.length_mm - at, f.purity, True))
+        out.append(StickFit(first.kind, f.p0, j, at, True))
+        out.append(StickFit(second.kind, j, f.p1, f.length_mm - at, True))
     return out
 
 

@@ -1,0 +1,39 @@
+"""Exact shortcuts for operations on (H, W) uint8 0/1 masks of the rectified canvas.
+
+Most masks the reader makes (dark pixels, unexplained pixels, thick dark patches) hold a
+few pixels of a large canvas; these give what the plain OpenCV call gives, pixel for pixel,
+for a fraction of its time.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+def patches(mask: NDArray[np.uint8]) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: the number of labels,
+    the (H, W) int32 labels and the (n, 5) int32 stats, by OpenCV's Grana (block-based)
+    labelling, a third of the time of its default with statistics on the canvas. The
+    patches are the same; their numbering may differ (callers treat each patch alike)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    return int(n), np.asarray(lab, np.int32), np.asarray(stats, np.int32)
+
+
+def opened(mask: NDArray[np.uint8], kernel: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """``cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)``, computed in the box of ``mask``'s
+    pixels with a kernel's width of zeros round it: the opening is zero outside that box,
+    and inside it no erosion or dilation window reaches past the margin."""
+    x, y, bw, bh = cv2.boundingRect(mask)
+    out = np.zeros_like(mask)
+    if bw == 0:
+        return out
+    pad = max(kernel.shape)
+    h, w = mask.shape
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+    out[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, kernel)
+    return out
