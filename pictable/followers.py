@@ -108,7 +108,7 @@ class PicassoFollower:
                 self._last_build = None
 
     def prompt(self) -> str | None:
-        phase = getattr(getattr(self.tracker, "_state", None), "phase", None)
+        phase = self.tracker.phase
         builder = self.tracker.builder
         if phase == "draw":
             return f"{builder}: draw a card and show it to the camera"
@@ -158,15 +158,13 @@ class PicassoFollower:
     def resume(self, summary: Mapping[str, Any]) -> None:
         """The turn of a stored session: its builder builds next, and a card already drawn
         means the build is under way."""
-        st = getattr(self.tracker, "_state", None)
         builder = summary.get("builder")
-        if st is None or builder not in self.players:
+        if builder not in self.players:
             return
-        st.turn = self.players.index(str(builder))
-        if summary.get("card"):
-            st.phase = "build"
-            st.card = str(summary["card"])
-            st.built = bool(summary.get("cost"))
+        card = summary.get("card")
+        self.tracker.resume_turn(
+            str(builder), str(card) if card else None, built=bool(summary.get("cost"))
+        )
 
 
 class PicmixFollower:

@@ -110,6 +110,22 @@ class PicassoTurnTracker:
     def builder(self) -> str:
         return self.players[self._state.turn % len(self.players)]
 
+    @property
+    def phase(self) -> str:
+        """Where the turn is: ``draw`` (waiting for the card), ``build`` or ``placing`` (the
+        card shown again, waiting for it to be laid at the guesser's seat)."""
+        return self._state.phase
+
+    def resume_turn(self, builder: str, card: str | None = None, built: bool = False) -> None:
+        """Resume a stored game: ``builder`` builds this turn; ``card`` already drawn (the
+        build under way, ``built`` when a build was recorded) or None (waiting for the draw).
+        Raises ValueError for a builder who is not a player."""
+        if builder not in self.players:
+            raise ValueError(f"{builder!r} is not one of the players {self.players!r}")
+        self._state = _State(turn=self.players.index(builder))
+        if card is not None:
+            self._state.phase, self._state.card, self._state.built = "build", card, built
+
     # ------------------------------------------------------------------ per frame
     def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
         """Feed one frame ((H, W, 3) uint8 BGR) at time ``t`` (s); returns the events it
