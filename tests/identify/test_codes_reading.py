@@ -11,7 +11,7 @@ import segno
 
 from vision.identify import identify_frame
 from vision.identify.codes import (
-    _homography,
+    _lstsq_homography,
     qr_windows,
     read_markers,
     read_qr_fast,
@@ -104,10 +104,10 @@ def test_homography_matches_opencv() -> None:
     h_true = np.array([[1.3, 0.2, 40.0], [-0.1, 1.2, 70.0], [2e-4, -1e-4, 1.0]])
     p = np.hstack([src, np.ones((8, 1))]) @ h_true.T
     dst = p[:, :2] / p[:, 2:]
-    h = _homography(src, dst)
+    h = _lstsq_homography(src, dst)
     assert h is not None
     assert np.allclose(h, h_true, atol=1e-6)
-    assert _homography(np.zeros((4, 2)), dst[:4]) is None  # degenerate: all one point
+    assert _lstsq_homography(np.zeros((4, 2)), dst[:4]) is None  # degenerate: all one point
 
 
 def test_two_markers_fit_the_card_without_snapping() -> None:
