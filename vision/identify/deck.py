@@ -10,14 +10,19 @@ On disk (a *deck folder*, ``<decks>/<NAME>/``; see :func:`decks_dir` for ``<deck
 
 - ``deck.json``: ``{"format": "pictable-deck", "version": 1, "name", "cards": [{"id",
   "image", "size_wh", "turned", "keypoints"}], "aspect", "border", "descriptor": {"grid_wh",
-  "colour_weight", "min_l_spread"}, "local": {"kind": "orb", "reference_long_px"}}``.
+  "colour_weight", "min_l_spread"}, "local": {"kind": "orb", "reference_long_px", "table"}}``
+  (``table``: :func:`table_recipe`, only with stored table keypoints).
   ``turned``: the face is landscape and was turned a quarter clockwise for its appearance
   cells; ``aspect``: the cards' short / long side (median); ``border``: the share of a
   portrait card's width and height taken by a plain frame round the picture (median;
   0 when the cards have none).
 - ``deck.npz``: ``cells`` (N, 25, 18, 3) float32 Lab; ``kp_xy`` (K, 2) float32 reference
   pixels; ``kp_desc`` (K, 32) uint8 ORB descriptors; ``kp_card`` (K,) int32, the card index of
-  each keypoint.
+  each keypoint; optionally (decks written since the search over whole frames) the cards'
+  keypoints at table size, ``search_xy``, ``search_desc``, ``search_angle``,
+  ``search_size``, ``search_card``, ``search_table`` (:func:`_search_arrays`), used when
+  ``deck.json``'s ``local.table`` is this pictable's :func:`table_recipe` (else found again
+  from the images on first use: a deck without them reads as before).
 - ``images/<n>.png``: the normalised reference images (so a deck can be rebuilt when the
   format changes: ``pictable deck register`` again from them).
 
@@ -48,6 +53,11 @@ from vision.identify import appearance, local
 
 DECK_FORMAT = "pictable-deck"
 DECK_VERSION = 1
+#: A built-in deck's backs (``ReferenceDeck.back_descriptors``): how many cards' backs are
+#: rendered, and the least cosine every two of them need to count as one design (on the
+#: Pick Pic kit 0.77-0.91; no back is within 0.46 of a front).
+BACK_SAMPLE = 8
+BACK_ALIKE = 0.7
 #: The environment variable naming the decks folder.
 DECKS_ENV = "PICTABLE_DECKS"
 #: Reference images are stored with their long side this many pixels.
@@ -102,6 +112,7 @@ class ReferenceDeck:
     #: from a folder: its images are read from there when needed).
     images: tuple[NDArray[np.uint8], ...] | None = None
     _table_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
+    _search_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -139,6 +150,30 @@ class ReferenceDeck:
         return self.centred(appearance.describe(both))
 
     @cached_property
+    def back_descriptors(self) -> NDArray[np.float32]:
+        """(M, D) float32 centred unit descriptors (:meth:`centred`) of the card backs of a
+        built-in deck, upright and turned half round: what an outline of a card lying face
+        down looks like (it is then not worth a keypoint check). Rendered from the kit for
+        :data:`BACK_SAMPLE` of its cards on first use; (0, D) for a registered deck (its
+        backs are not known) and for a deck whose backs are not one design its cards share
+        (every two of the sample alike by :data:`BACK_ALIKE`, none like a card's front)."""
+        empty = np.zeros((0, appearance.DESCRIPTOR_DIM), np.float32)
+        if not self.builtin or len(self.cards) < 8:
+            return empty
+        from vision.kit import render_face
+
+        step = max(1, len(self.cards) // BACK_SAMPLE)
+        sample = [c.id for c in self.cards[::step][:BACK_SAMPLE]]
+        faces = [appearance.portrait(render_face(c, "back", 4.0)) for c in sample]
+        cells = np.stack([appearance.face_cells(f) for f in faces])
+        backs = self.centred(appearance.describe(cells))
+        if (backs @ backs.T).min() < BACK_ALIKE:
+            return empty
+        if (backs @ self.descriptors.T).max() >= BACK_ALIKE:
+            return empty
+        return np.concatenate([backs, self.centred(appearance.describe(appearance.turned(cells)))])
+
+    @cached_property
     def distinct_cells(self) -> NDArray[np.bool_]:
         """(gh, gw) bool: the cells where the deck's cards differ (lightness spread over the
         deck, both ways up, above a quarter of its median): cell-by-cell agreement is counted
@@ -170,24 +205,48 @@ class ReferenceDeck:
         img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
         return None if img is None else np.asarray(img, np.uint8)
 
+    def image(self, index: int) -> NDArray[np.uint8] | None:
+        """Card ``index``'s reference image (H, W, 3) uint8 BGR, or None when the deck keeps
+        none."""
+        if self.images is not None:
+            return self.images[index]
+        if self.folder is not None:
+            read = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_COLOR)
+            return None if read is None else np.asarray(read, np.uint8)
+        return None
+
     def table_keypoints(self, index: int) -> local.Keypoints:
         """Card ``index``'s keypoints at table distance (its portrait face resized to
         ``local.VERIFY_CARD_WH``: ``local.table_keypoints``),
         computed on first use and kept; none when the deck keeps no images."""
         kp = self._table_kp.get(index)
         if kp is None:
-            image: NDArray[np.uint8] | None = None
-            if self.images is not None:
-                image = self.images[index]
-            elif self.folder is not None:
-                path = self.folder / "images" / f"{index:04d}.png"
-                read = cv2.imread(str(path), cv2.IMREAD_COLOR)
-                image = None if read is None else np.asarray(read, np.uint8)
+            image = self.image(index)
             if image is None:
                 kp = local.Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8))
             else:
                 kp = local.table_keypoints(appearance.portrait(image))
             self._table_kp[index] = kp
+        return kp
+
+    def search_keypoints(self, index: int) -> local.Keypoints:
+        """Card ``index``'s keypoints for the search over a whole frame: its
+        :meth:`table_keypoints` and those of its face at the smaller sizes of
+        ``local.FRAME_SEARCH_SCALES``, all in ``local.VERIFY_CARD_WH`` pixels."""
+        kp = self._search_kp.get(index)
+        if kp is None:
+            parts = [self.table_keypoints(index)]
+            image = self.image(index) if len(parts[0]) else None
+            if image is not None:
+                face = appearance.portrait(image)
+                parts += [local.table_keypoints(face, s) for s in local.FRAME_SEARCH_SCALES[1:]]
+            kp = local.Keypoints(
+                np.concatenate([p.xy for p in parts]),
+                np.concatenate([p.desc for p in parts]),
+                np.concatenate([_values(p.angle, len(p)) for p in parts]),
+                np.concatenate([_values(p.size, len(p)) for p in parts]),
+            )
+            self._search_kp[index] = kp
         return kp
 
     @cached_property
@@ -196,11 +255,22 @@ class ReferenceDeck:
         built on first use (every card's keypoints computed then) and kept."""
         return local.KeypointIndex([self.table_keypoints(i) for i in range(len(self.cards))])
 
+    @cached_property
+    def frame_index(self) -> local.KeypointIndex:
+        """Every card's :meth:`search_keypoints` in one index (:class:`local.KeypointIndex`),
+        for the search over a whole frame: built on first use and kept."""
+        return local.KeypointIndex([self.search_keypoints(i) for i in range(len(self.cards))])
+
     def outline(self, index: int) -> NDArray[np.float64]:
         """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the
         image's outer corners, pixel centres at integers)."""
         w, h = self.cards[index].size_wh
         return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+
+
+def _values(values: NDArray[np.float32] | None, n: int) -> NDArray[np.float32]:
+    """``values``, or (n,) NaN when not known."""
+    return np.full(n, np.nan, np.float32) if values is None else values
 
 
 # ---- building ------------------------------------------------------------------------------
@@ -353,13 +423,18 @@ def kit_faces(game: str) -> dict[str, NDArray[np.uint8]]:
 def builtin_deck(name: str, decks: str | os.PathLike[str] | None = None) -> ReferenceDeck:
     """A built-in deck (:data:`BUILTIN_DECKS`) built from the kit's faces; cached in
     ``<decks>/_builtin/<name>/`` when that folder is writable (built again, in memory, when
-    it is not)."""
+    it is not; and once when the cache holds no table keypoints of this pictable's
+    :func:`table_recipe`)."""
     if name not in BUILTIN_DECKS:
         raise DeckError(f"no built-in deck {name!r}; built-in: {', '.join(BUILTIN_DECKS)}")
     cache = decks_dir(decks) / BUILTIN_CACHE / name
     if (cache / "deck.json").is_file():
         try:
-            return load_deck_folder(cache, builtin=True)
+            cached = load_deck_folder(cache, builtin=True)
+            # A cache without table keypoints stored (or stored another way) is built again
+            # once, rather than its keypoints found again by every process that uses it.
+            if cached._search_kp:
+                return cached
         except DeckError:
             pass  # an older cache: built again below
     faces = kit_faces(name)
@@ -435,12 +510,16 @@ def save_deck(
             },
             "local": {"kind": "orb", "reference_long_px": REFERENCE_LONG_PX},
         }
+        search = _search_arrays(deck)
+        if search:
+            meta["local"]["table"] = table_recipe()
         np.savez_compressed(
             tmp / "deck.npz",
             cells=deck.cells,
             kp_xy=deck.kp_xy,
             kp_desc=deck.kp_desc,
             kp_card=deck.kp_card,
+            **search,
         )
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         old = None
@@ -454,6 +533,68 @@ def save_deck(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return target
+
+
+def table_recipe() -> dict[str, Any]:
+    """How table and search keypoints are found (``local``'s card size, face sizes, detector):
+    a deck's stored ones are used only when made the same way."""
+    return {
+        "card_wh": list(local.VERIFY_CARD_WH),
+        "scales": list(local.FRAME_SEARCH_SCALES),
+        "features": local.VERIFY_REFERENCE_FEATURES,
+        "detector": local.TABLE_DETECTOR,
+    }
+
+
+def _search_arrays(deck: ReferenceDeck) -> dict[str, NDArray[Any]]:
+    """Every card's search keypoints (``ReferenceDeck.search_keypoints``) as the optional
+    ``deck.npz`` arrays ``search_xy`` (S, 2) float32, ``search_desc`` (S, 32) uint8,
+    ``search_angle`` and ``search_size`` (S,) float32, ``search_card`` (S,) int32 and
+    ``search_table`` (S,) bool (one of the card's table keypoints, at full size); none when
+    the deck has no images to find them on."""
+    if not len(deck) or deck.image(0) is None:
+        return {}
+    parts = [deck.search_keypoints(i) for i in range(len(deck))]
+    table = [len(deck.table_keypoints(i)) for i in range(len(deck))]
+    return {
+        "search_xy": np.concatenate([p.xy for p in parts]).astype(np.float32),
+        "search_desc": np.concatenate([p.desc for p in parts]).astype(np.uint8),
+        "search_angle": np.concatenate([_values(p.angle, len(p)) for p in parts]),
+        "search_size": np.concatenate([_values(p.size, len(p)) for p in parts]),
+        "search_card": np.concatenate([np.full(len(p), i, np.int32) for i, p in enumerate(parts)]),
+        "search_table": np.concatenate(
+            [np.arange(len(p)) < t for p, t in zip(parts, table, strict=True)]
+        ),
+    }
+
+
+def _stored_search(
+    z: Mapping[str, NDArray[Any]], n: int
+) -> tuple[dict[int, local.Keypoints], dict[int, local.Keypoints]]:
+    """The table and search keypoints of each of ``n`` cards stored in a ``deck.npz``
+    (:func:`_search_arrays`), or two empty dicts when there are none or they do not fit."""
+    names = ("search_xy", "search_desc", "search_angle", "search_size", "search_card")
+    if not all(k in z for k in (*names, "search_table")):
+        return {}, {}
+    xy, desc = np.asarray(z["search_xy"], np.float32), np.asarray(z["search_desc"], np.uint8)
+    angle = np.asarray(z["search_angle"], np.float32)
+    size = np.asarray(z["search_size"], np.float32)
+    card, table = np.asarray(z["search_card"], np.int32), np.asarray(z["search_table"], bool)
+    k = len(card)
+    if (
+        xy.shape != (k, 2) or desc.shape != (k, 32) or angle.shape != (k,) or size.shape != (k,)
+        or table.shape != (k,) or (k and (card.min() < 0 or card.max() >= n))
+    ):  # fmt: skip
+        return {}, {}
+    tables, searches = {}, {}
+    order = np.argsort(card, kind="stable")
+    bounds = np.searchsorted(card[order], np.arange(n + 1))
+    for i in range(n):
+        mine = order[bounds[i] : bounds[i + 1]]
+        searches[i] = local.Keypoints(xy[mine], desc[mine], angle[mine], size[mine])
+        t = mine[table[mine]]
+        tables[i] = local.Keypoints(xy[t], desc[t], angle[t], size[t])
+    return tables, searches
 
 
 def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -> ReferenceDeck:
@@ -486,6 +627,11 @@ def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -
             kp_xy = np.asarray(z["kp_xy"], np.float32)
             kp_desc = np.asarray(z["kp_desc"], np.uint8)
             kp_card = np.asarray(z["kp_card"], np.int32)
+            stored = (
+                _stored_search(z, len(meta["cards"]))
+                if meta.get("local", {}).get("table") == table_recipe()
+                else ({}, {})
+            )
         cards = tuple(
             DeckCard(str(c["id"]), (int(c["size_wh"][0]), int(c["size_wh"][1])), bool(c["turned"]))
             for c in meta["cards"]
@@ -513,6 +659,8 @@ def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -
         border=border,
         builtin=builtin,
         folder=path,
+        _table_kp=stored[0],
+        _search_kp=stored[1],
     )
 
 

@@ -22,7 +22,12 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    (the cards most like it) and the card its keypoints retrieve from the whole deck
    (:class:`vision.identify.local.KeypointIndex`) when that fit is strong, clearly ahead
    and spread over the card (and, for a retrieved card, its picture agrees there), with
-   the corners from the fit.
+   the corners from the fit; outlines that look like the deck's card back are not checked.
+   **Search over the whole frame** (:func:`_by_frame_search`), before the undecided
+   outlines: the frame's keypoints outside the cards already named, looked up in the deck's
+   index, place cards by where their votes gather (:func:`vision.identify.local.place_cards`),
+   and each place is checked as an undecided outline is (its picture must agree there too):
+   this finds cards with no outline of their own (touching cards merged into one region).
 3. **Local features** (:mod:`vision.identify.local`), for decks of a few cards (photos of
    objects, cards held close): ORB keypoints of the whole frame matched to each reference
    and verified by a RANSAC homography; this finds a card whatever its outline.
@@ -37,7 +42,7 @@ given a guessed id.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -94,6 +99,13 @@ VERIFY_MIN_SPREAD = 0.025
 #: this share of the deck's distinct cells (``Thresholds.agree``'s value: on seed 0 the one
 #: card not in the deck so named agreed 0.18, the right ones 0.63 and more).
 RETRIEVED_MIN_AGREE = 0.35
+#: An undecided outline whose appearance is this close (cosine) to the deck's card back, and
+#: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
+#: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
+BACK_MIN_COSINE = 0.4
+#: Outlines whose areas and overlap are within this share of each other are one window (one
+#: that named nothing is not verified again).
+SAME_PLACE = 0.9
 #: Outlines are verified only when their area is within this range of the median area of the
 #: cards already named by appearance (when there are at least VERIFY_SIZE_MIN_CARDS of them).
 VERIFY_SIZE_RANGE = (0.55, 1.9)
@@ -430,6 +442,7 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
+    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken))
     chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used))
     unknown = [
         o
@@ -454,7 +467,8 @@ class PictureMatch:
     ``agree_next``, the next card's) and the decision's ``probability`` that the id is
     right (:func:`picture_probability`); ``quad`` (4, 2) the outline (or grown outline) as
     matched, portrait corners; ``shortlist`` the indices of the :data:`VERIFY_SHORTLIST`
-    cards most like it, best first."""
+    cards most like it, best first; ``back`` its cosine with the deck's card back
+    (``ReferenceDeck.back_descriptors``; 0 when the back is not known)."""
 
     outline: int
     card: str
@@ -466,6 +480,7 @@ class PictureMatch:
     probability: float
     quad: NDArray[np.float64] | None = None
     shortlist: tuple[int, ...] = ()
+    back: float = 0.0
 
 
 def match_outlines(
@@ -481,7 +496,10 @@ def match_outlines(
         variants.append(grow_quads(q, deck.border))
     allq = np.concatenate(variants)
     cells = appearance.lab_cells(appearance.rectify(bgr, allq))
-    sims = deck.centred(appearance.describe(cells)) @ deck.descriptors.T  # (rows, 2N)
+    described = deck.centred(appearance.describe(cells))
+    sims = described @ deck.descriptors.T  # (rows, 2N)
+    backs = deck.back_descriptors
+    back = (described @ backs.T).max(axis=1) if len(backs) else np.zeros(len(allq))
     n = len(deck)
     per_card = np.maximum(sims[:, :n], sims[:, n:])
     rows = np.arange(len(allq))
@@ -546,7 +564,7 @@ def match_outlines(
             PictureMatch(
                 int(r % m), card.id, corners, float(cos1[r]), float(cos1[r] - cos2[r]),
                 float(agree1[r]), float(agree2[r]), float(prob[r]), allq[r],
-                tuple(int(c) for c in shortlist[r]),
+                tuple(int(c) for c in shortlist[r]), float(back[r]),
             )
         )  # fmt: skip
     return out
@@ -727,6 +745,7 @@ def _by_verification(
         if len(chosen) >= VERIFY_SIZE_MIN_CARDS
         else None
     )
+    tried: list[NDArray[np.float64]] = []
     for m in sorted(best.values(), key=lambda m: -m.cosine):
         if m.cosine < VERIFY_MIN_COSINE or m.quad is None:
             continue
@@ -736,16 +755,14 @@ def _by_verification(
                 continue
         if any(_overlap(m.quad, c.corners) > 0.4 for c in (*chosen, *out)):
             continue
+        if m.back >= BACK_MIN_COSINE and m.back > m.cosine:
+            continue  # a card face down
+        if any(_same_place(m.quad, q) for q in tried):
+            continue  # a window all but the same as one that named nothing
+        tried.append(m.quad)
         candidates = [c for c in m.shortlist if ids[c] not in taken]
         found = verify_outline(grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index)
-        if found is None or found.inliers < VERIFY_MIN_INLIERS:
-            continue
-        if found.inliers - found.second < VERIFY_LEAD or found.spread < VERIFY_MIN_SPREAD:
-            continue
-        size_wh = deck.cards[found.card].size_wh
-        if not local.card_shaped(found.corners, min(size_wh) / max(size_wh)):
-            continue  # the right card, perhaps, but its corners are not known
-        if any(_overlap(found.corners, c.corners) > 0.4 for c in (*chosen, *out)):
+        if found is None or not _fit_accepted(found, deck, [c.corners for c in (*chosen, *out)]):
             continue
         if found.card not in candidates and _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
             continue  # retrieved by keypoints, but its picture is not there
@@ -758,6 +775,88 @@ def _by_verification(
             )
         )  # fmt: skip
     return out
+
+
+def _same_place(a: NDArray[np.floating], b: NDArray[np.floating]) -> bool:
+    """Whether two (4, 2) outlines cover all but the same place (each the other's area
+    within :data:`SAME_PLACE`, overlapping by that share of the smaller)."""
+    ratio = _area(a) / max(_area(b), 1.0)
+    return SAME_PLACE <= ratio <= 1 / SAME_PLACE and _overlap(a, b) >= SAME_PLACE
+
+
+def _fit_accepted(
+    found: VerifiedOutline, deck: ReferenceDeck, named: Sequence[NDArray[np.float64]]
+) -> bool:
+    """Whether a verified fit names its card: at least :data:`VERIFY_MIN_INLIERS` inliers,
+    :data:`VERIFY_LEAD` ahead of the next candidate, spread over :data:`VERIFY_MIN_SPREAD` of
+    the face, card-shaped corners (else the card's place is not known), not on a card
+    already named (``named``: their (4, 2) corners)."""
+    if found.inliers < VERIFY_MIN_INLIERS or found.inliers - found.second < VERIFY_LEAD:
+        return False
+    if found.spread < VERIFY_MIN_SPREAD:
+        return False
+    size_wh = deck.cards[found.card].size_wh
+    if not local.card_shaped(found.corners, min(size_wh) / max(size_wh)):
+        return False
+    return not any(_overlap(found.corners, c) > 0.4 for c in named)
+
+
+def _by_frame_search(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    deck: ReferenceDeck,
+    chosen: list[_Candidate],
+    taken: Sequence[NDArray[np.float64]] = (),
+) -> list[_Candidate]:
+    """Cards found by the keypoints of the whole frame outside the cards already named
+    (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes): each card
+    the frame's keypoints place (:func:`local.place_cards`) is verified in the window round
+    that place as an undecided outline is (against the cards its appearance there shortlists
+    too), and its picture must agree where the fit puts it (:data:`RETRIEVED_MIN_AGREE`).
+    Finds cards that have no outline of their own."""
+    ids = deck.ids
+    used = {i for i, c in enumerate(ids) if any(r.card == c for r in chosen)}
+    named = [c.corners for c in chosen] + list(taken)
+    mask = np.full(grey.shape, 255, np.uint8)
+    for corners in named:
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
+    frame_kp = local.frame_table_keypoints(grey, mask)
+    placed = local.place_cards(deck.frame_index, frame_kp, used)
+    placed = [p for p in placed if not any(_overlap(p.corners, c) > 0.4 for c in named)]
+    if not placed:
+        return []
+    shortlists = _shortlists(bgr, np.stack([p.corners for p in placed]), deck)
+    out: list[_Candidate] = []
+    for p, shortlist in zip(placed, shortlists, strict=True):
+        if p.card in used or any(_overlap(p.corners, c.corners) > 0.4 for c in out):
+            continue
+        candidates = [p.card, *(c for c in shortlist if c not in used and c != p.card)]
+        found = verify_outline(grey, p.corners, candidates, deck, VERIFY_MIN_INLIERS, used)
+        if found is None or not _fit_accepted(found, deck, [*named, *(c.corners for c in out)]):
+            continue
+        if _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
+            continue
+        used.add(found.card)
+        out.append(
+            _Candidate(
+                ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
+                "features", "front", ("keypoints",),
+            )
+        )  # fmt: skip
+    return out
+
+
+def _shortlists(
+    bgr: NDArray[np.uint8], quads_px: NDArray[np.float64], deck: ReferenceDeck
+) -> NDArray[np.intp]:
+    """(m, k) the :data:`VERIFY_SHORTLIST` cards (deck indices) most like each of (m, 4, 2)
+    portrait outlines by appearance (either way up), most alike first."""
+    cells = appearance.lab_cells(appearance.rectify(bgr, quads_px))
+    sims = deck.centred(appearance.describe(cells)) @ deck.descriptors.T
+    n = len(deck)
+    per_card = np.maximum(sims[:, :n], sims[:, n:])
+    k = min(VERIFY_SHORTLIST, n)
+    return np.asarray(np.argsort(-per_card, axis=1)[:, :k], np.intp)
 
 
 def _fit_agreement(bgr: NDArray[np.uint8], found: VerifiedOutline, deck: ReferenceDeck) -> float:

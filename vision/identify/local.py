@@ -2,7 +2,10 @@
 
 Local features name a card when it is large in the frame (held up, photographed close, or a
 deck of big objects such as ``box.png``); at table distance (a card 70-100 px wide) they are
-too few and are used only to confirm (see :mod:`vision.identify.identify`). A match is
+too few to be matched to a whole deck one by one, and are used to confirm a card round
+an outline and, looked up in the deck's hashed index (:class:`KeypointIndex`), to place
+cards that have no outline of their own (:func:`place_cards`; see
+:mod:`vision.identify.identify`). A match is
 *verified* by a homography fitted with RANSAC: it needs :data:`MIN_INLIERS` inliers, and the
 reference's outline mapped into the frame must be a convex, non-degenerate quadrilateral.
 
@@ -37,10 +40,14 @@ GUIDE_RANSAC_PX = 3.0
 
 @dataclass(frozen=True, eq=False)
 class Keypoints:
-    """Keypoints of one image: ``xy`` (n, 2) float32 pixels, ``desc`` (n, 32) uint8."""
+    """Keypoints of one image: ``xy`` (n, 2) float32 pixels, ``desc`` (n, 32) uint8;
+    ``angle`` (n,) float32 degrees (ORB's orientation) and ``size`` (n,) float32 pixels (its
+    patch's diameter at its pyramid level) when known."""
 
     xy: NDArray[np.float32]
     desc: NDArray[np.uint8]
+    angle: NDArray[np.float32] | None = None
+    size: NDArray[np.float32] | None = None
 
     def __len__(self) -> int:
         return int(self.xy.shape[0])
@@ -217,6 +224,11 @@ VERIFY_RANSAC_PX = 4.0
 VERIFY_RANSAC_ITERATIONS = 300
 
 
+#: Names the table detector's settings (``_table_orb``): decks store table keypoints with it
+#: (``vision.identify.deck.table_recipe``); change it when they change.
+TABLE_DETECTOR = "orb-1.2x4-e11-p21-f8"
+
+
 def _table_orb(n: int) -> cv2.ORB:
     # Small patches: the card is only VERIFY_CARD_WH big.
     return cv2.ORB_create(
@@ -224,16 +236,33 @@ def _table_orb(n: int) -> cv2.ORB:
     )
 
 
-def table_keypoints(face: NDArray[np.uint8]) -> Keypoints:
+def table_keypoints(face: NDArray[np.uint8], scale: float = 1.0) -> Keypoints:
     """Keypoints of a portrait face ((h, w, 3) uint8 BGR or (h, w) grey) resized to
-    :data:`VERIFY_CARD_WH`, in the pixels of that size."""
+    :data:`VERIFY_CARD_WH` (times ``scale``), in the pixels of :data:`VERIFY_CARD_WH` (their
+    positions and sizes divided by ``scale``)."""
     grey = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, VERIFY_CARD_WH, interpolation=cv2.INTER_AREA)
+    size = (round(VERIFY_CARD_WH[0] * scale), round(VERIFY_CARD_WH[1] * scale))
+    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
     kps, desc = _table_orb(VERIFY_REFERENCE_FEATURES).detectAndCompute(small, None)
+    return _oriented(kps, desc, scale)
+
+
+def _oriented(
+    kps: tuple[cv2.KeyPoint, ...], desc: NDArray[np.uint8] | None, scale: float = 1.0
+) -> Keypoints:
+    """:class:`Keypoints` (with angle and size) of OpenCV's keypoints and descriptors, found on
+    an image ``scale`` times the size of the one whose pixels they are given in."""
     if desc is None or not kps:
-        return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8))
+        empty = np.zeros(0, np.float32)
+        return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8), empty, empty)
+    xy = np.array([k.pt for k in kps], np.float32).reshape(-1, 2)
+    if scale != 1.0:
+        xy = ((xy + 0.5) / scale - 0.5).astype(np.float32)
     return Keypoints(
-        np.array([k.pt for k in kps], np.float32).reshape(-1, 2), np.asarray(desc, np.uint8)
+        xy,
+        np.asarray(desc, np.uint8),
+        np.array([k.angle for k in kps], np.float32),
+        np.array([k.size / scale for k in kps], np.float32),
     )
 
 
@@ -400,8 +429,10 @@ INDEX_SEED = 5
 INDEX_MAX_BUCKET = 16
 RETRIEVE_CARDS = 1
 RETRIEVE_MIN_VOTES = 2
-#: Bits set in each byte value (Hamming distances of packed descriptors).
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+def _or_nan(values: NDArray[np.float32] | None, n: int) -> NDArray[np.float32]:
+    return np.full(n, np.nan, np.float32) if values is None else values
 
 
 class KeypointIndex:
@@ -414,9 +445,20 @@ class KeypointIndex:
         self.owner = np.concatenate(
             [np.full(len(k), i, np.int32) for i, k in enumerate(cards)] or [np.zeros(0, np.int32)]
         )
+        self.xy = np.concatenate([k.xy for k in cards] or [np.zeros((0, 2), np.float32)]).reshape(
+            -1, 2
+        )
+        # Orientation and size (NaN where a card's keypoints came without them).
+        self.angle = np.concatenate(
+            [_or_nan(k.angle, len(k)) for k in cards] or [np.zeros(0, np.float32)]
+        )
+        self.size = np.concatenate(
+            [_or_nan(k.size, len(k)) for k in cards] or [np.zeros(0, np.float32)]
+        )
         self.desc = np.concatenate(
             [k.desc for k in cards] or [np.zeros((0, 32), np.uint8)]
         ).reshape(-1, 32)
+        self._words = self.desc.view(np.uint64)  # (K, 4): popcounts word by word
         rng = np.random.default_rng(INDEX_SEED)
         self._bits = np.stack(
             [rng.choice(256, INDEX_KEY_BITS, replace=False) for _ in range(INDEX_TABLES)]
@@ -440,32 +482,160 @@ class KeypointIndex:
         weights = 1 << np.arange(INDEX_KEY_BITS, dtype=np.int64)
         return np.stack([bits[:, b].astype(np.int64) @ weights for b in self._bits])
 
-    def retrieve(self, window: Keypoints, n: int = RETRIEVE_CARDS) -> list[int]:
-        """The (at most ``n``) cards that most of ``window``'s keypoints come from: each
-        keypoint votes for the card of its nearest indexed keypoint among those sharing one
-        of its keys, when that is within :data:`VERIFY_HAMMING` bits; cards with fewer than
-        :data:`RETRIEVE_MIN_VOTES` votes are left out. Most votes first (ties: lower index)."""
-        if len(self.owner) == 0 or len(window) == 0:
-            return []
-        keys = self._keys(window.desc)
-        query, entry = [], []
+    def nearest(self, query: Keypoints) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """Indices (query keypoint, indexed keypoint) of each query keypoint's nearest indexed
+        keypoint among those sharing one of its keys, when that is within
+        :data:`VERIFY_HAMMING` bits (query keypoints with none are left out)."""
+        empty = np.zeros(0, np.intp)
+        if len(self.owner) == 0 or len(query) == 0:
+            return empty, empty
+        keys = self._keys(query.desc)
+        found, entry = [], []
         for t in range(INDEX_TABLES):
             lo = np.searchsorted(self._sorted[t], keys[t], side="left")
             hi = np.searchsorted(self._sorted[t], keys[t], side="right")
             count = hi - lo
-            q = np.repeat(np.arange(len(window)), count)
+            found.append(np.repeat(np.arange(len(query)), count))
             # Positions lo..hi-1 of every query, flattened.
             pos = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-            query.append(q)
             entry.append(self._order[t][np.repeat(lo, count) + pos])
-        q, e = np.concatenate(query), np.concatenate(entry)
+        q, e = np.concatenate(found), np.concatenate(entry)
         if len(q) == 0:
+            return empty, empty
+        words = np.ascontiguousarray(query.desc).view(np.uint64)
+        dist = np.bitwise_count(words[q] ^ self._words[e]).sum(axis=1, dtype=np.int64)
+        # Each query's nearest entry (lowest distance, then lowest entry): the least key of
+        # (distance, entry) among the query's pairs. Each table's pairs are in query order,
+        # so a stable sort by query only merges them.
+        order = np.argsort(q, kind="stable")
+        key = (dist << 32 | e)[order]
+        q = q[order]
+        start = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+        best = np.minimum.reduceat(key, start)
+        near = (best >> 32) <= VERIFY_HAMMING
+        return q[start][near].astype(np.intp), (best[near] & 0xFFFFFFFF).astype(np.intp)
+
+    def retrieve(self, window: Keypoints, n: int = RETRIEVE_CARDS) -> list[int]:
+        """The (at most ``n``) cards that most of ``window``'s keypoints come from: each
+        keypoint votes for the card of its :meth:`nearest` indexed keypoint; cards with fewer
+        than :data:`RETRIEVE_MIN_VOTES` votes are left out. Most votes first (ties: lower
+        index)."""
+        _, e = self.nearest(window)
+        if len(e) == 0:
             return []
-        dist = _POPCOUNT[window.desc[q] ^ self.desc[e]].sum(axis=1, dtype=np.int32)
-        # Each query's nearest entry: pairs sorted by (query, distance, entry).
-        order = np.lexsort((e, dist, q))
-        first = order[np.r_[True, q[order][1:] != q[order][:-1]]]
-        first = first[dist[first] <= VERIFY_HAMMING]
-        votes = np.bincount(self.owner[e[first]], minlength=self.n_cards)
+        votes = np.bincount(self.owner[e], minlength=self.n_cards)
         top = np.argsort(-votes, kind="stable")[:n]
         return [int(c) for c in top if votes[c] >= RETRIEVE_MIN_VOTES]
+
+
+# ---- search over the whole frame ----------------------------------------------------------
+#
+# Cards with no outline of their own (touching cards merged into one region, a card on a
+# table of its own colour) are found by their keypoints alone: ORB keypoints of the whole
+# frame (outside the cards already named), each looked up in the deck's KeypointIndex, vote
+# for a card and, by the two keypoints' orientations and sizes, for where its centre is; the
+# votes that gather round one centre are fitted by a RANSAC similarity (reference face ->
+# frame), and the next gathering of the same card's votes is tried while enough remain (a
+# card seen twice is two places). A fit only *places* a card roughly: the caller then
+# verifies it in the window round that place as an outline (``vision.identify.identify``).
+
+#: Keypoints found over the frame; votes a place needs to be fitted; RANSAC threshold (frame
+#: px), iterations, and the inliers a placement needs; places tried per card.
+FRAME_SEARCH_FEATURES = 3000
+FRAME_SEARCH_MIN_VOTES = 6
+FRAME_SEARCH_RANSAC_PX = 3.0
+FRAME_SEARCH_MIN_INLIERS = 5
+FRAME_SEARCH_FITS = 2
+FRAME_SEARCH_ITERATIONS = 500
+#: Votes whose predicted card centres are within this share of the card's height of each
+#: other gather into one place.
+FRAME_SEARCH_CENTRE = 0.25
+#: Sizes of the face (shares of VERIFY_CARD_WH) whose keypoints are indexed for the search
+#: (:meth:`vision.identify.deck.ReferenceDeck.frame_index`): a card 50-70 px wide in the
+#: frame shares few keypoints with its face at 100 px.
+FRAME_SEARCH_SCALES = (1.0, 0.65)
+#: The shortest side (px) a placed card may have.
+FRAME_SEARCH_MIN_SIDE_PX = 20.0
+
+
+@dataclass(frozen=True, eq=False)
+class Placement:
+    """A card placed by the frame's keypoints (:func:`place_cards`): ``card`` its index in
+    the deck, ``corners`` (4, 2) its portrait face's corners TL, TR, BR, BL in frame pixels,
+    ``inliers`` of the fit."""
+
+    card: int
+    corners: NDArray[np.float64]
+    inliers: int
+
+
+def frame_table_keypoints(
+    grey: NDArray[np.uint8], mask: NDArray[np.uint8] | None = None
+) -> Keypoints:
+    """Keypoints of a whole grey (H, W) uint8 frame found as on a card at table distance
+    (:func:`table_keypoints`'s detector; at most :data:`FRAME_SEARCH_FEATURES`; ``mask``
+    (H, W) uint8, non-zero where to look)."""
+    kps, desc = _table_orb(FRAME_SEARCH_FEATURES).detectAndCompute(grey, mask)
+    return _oriented(kps, desc)
+
+
+def place_cards(
+    index: KeypointIndex,
+    frame: Keypoints,
+    exclude: set[int] | frozenset[int] = frozenset(),
+) -> list[Placement]:
+    """Cards (not in ``exclude``) placed by ``frame``'s keypoints (see above), most inliers
+    first. Each vote (a frame keypoint and its nearest indexed keypoint) predicts where its
+    card's centre is, from the two keypoints' orientations and sizes; only votes whose
+    predictions gather (within :data:`FRAME_SEARCH_CENTRE` of the card's height) are fitted
+    (a similarity), and only fits whose outline is a plausible quadrilateral are kept."""
+    if frame.angle is None or frame.size is None:
+        raise ValueError("frame keypoints need their angle and size (frame_table_keypoints)")
+    q, e = index.nearest(frame)
+    ok = np.isfinite(index.angle[e])
+    q, e = q[ok], e[ok]
+    if len(e) == 0:
+        return []
+    owner = index.owner[e]
+    votes = np.bincount(owner, minlength=index.n_cards)
+    w, h = VERIFY_CARD_WH
+    # Each vote's prediction of its card's centre: the reference keypoint's offset from the
+    # face's centre, turned and scaled as the frame keypoint is from the reference one.
+    turn = np.radians(frame.angle[q] - index.angle[e])
+    scale = frame.size[q] / index.size[e]
+    offset = (np.array([w, h], np.float32) / 2 - 0.5) - index.xy[e]
+    cos, sin = np.cos(turn), np.sin(turn)
+    centre = frame.xy[q] + scale[:, None] * np.stack(
+        [cos * offset[:, 0] - sin * offset[:, 1], sin * offset[:, 0] + cos * offset[:, 1]], axis=1
+    )
+    reach = FRAME_SEARCH_CENTRE * h * scale
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
+    out: list[Placement] = []
+    for card in np.flatnonzero(votes >= FRAME_SEARCH_MIN_VOTES):
+        if int(card) in exclude:
+            continue
+        mine = np.flatnonzero(owner == card)
+        for _ in range(FRAME_SEARCH_FITS):
+            if len(mine) < FRAME_SEARCH_MIN_VOTES:
+                break
+            c = centre[mine]
+            near = np.linalg.norm(c[:, None] - c[None], axis=2) <= reach[mine][None]
+            best = int(np.argmax(near.sum(axis=1)))
+            group = mine[near[best]]
+            if len(group) < FRAME_SEARCH_MIN_VOTES:
+                break
+            mine = mine[~near[best]]
+            # A similarity (turn, scale, shift), not a homography: the votes of a place often
+            # cover a part of the card only, and a homography fitted there puts the far
+            # corners astray; the window's verification then fits the homography.
+            fit, mask = cv2.estimateAffinePartial2D(
+                index.xy[e[group]], frame.xy[q[group]], method=cv2.RANSAC,
+                ransacReprojThreshold=FRAME_SEARCH_RANSAC_PX, maxIters=FRAME_SEARCH_ITERATIONS,
+            )  # fmt: skip
+            if fit is None or mask is None or int(mask.sum()) < FRAME_SEARCH_MIN_INLIERS:
+                continue
+            corners = cv2.transform(outline, np.asarray(fit, np.float64))
+            corners = np.asarray(corners, np.float64).reshape(4, 2)
+            if plausible_quad(corners, FRAME_SEARCH_MIN_SIDE_PX):
+                out.append(Placement(int(card), corners, int(mask.sum())))
+    return sorted(out, key=lambda p: -p.inliers)

@@ -1,0 +1,150 @@
+"""Cards found by the keypoints of the whole frame (``local.place_cards``,
+``identify._by_frame_search``), the index lookup behind it, the keypoints of faces at smaller
+sizes, near-duplicate windows, and the card backs of built-in decks (outlines of cards face
+down are not verified by keypoints)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.identify.conftest import mixed_scene, table_scene
+from vision.identify import ReferenceDeck, local
+from vision.identify.deck import build_deck
+from vision.identify.identify import (
+    BACK_MIN_COSINE,
+    _by_frame_search,
+    _same_place,
+    match_outlines,
+)
+from vision.identify.quads import Outline
+
+FACE_UP = ("pickpic-007", "pickpic-031", "pickpic-066", "pickpic-088", "pickpic-119")
+FACE_DOWN = ("pickpic-052", "pickpic-101")
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _near(corners: np.ndarray, truth: np.ndarray, share: float = 0.25) -> bool:
+    """Whether two card outlines have their centres within ``share`` of the card's width."""
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return float(np.linalg.norm(corners.mean(axis=0) - truth.mean(axis=0))) < share * width
+
+
+def _short_side_first(q: np.ndarray) -> np.ndarray:
+    q = np.asarray(q, np.float32)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def test_nearest_finds_an_indexed_descriptor_itself() -> None:
+    rng = np.random.default_rng(4)
+    cards = [
+        local.Keypoints(
+            rng.uniform(0, 100, (40, 2)).astype(np.float32),
+            rng.integers(0, 256, (40, 32), dtype=np.uint8),
+        )
+        for _ in range(3)
+    ]
+    index = local.KeypointIndex(cards)
+    query = local.Keypoints(np.zeros((5, 2), np.float32), cards[1].desc[[3, 7, 11, 20, 39]])
+    q, e = index.nearest(query)
+    np.testing.assert_array_equal(q, np.arange(5))
+    np.testing.assert_array_equal(e, 40 + np.array([3, 7, 11, 20, 39]))
+    assert index.retrieve(query) == [1]
+
+
+def test_smaller_face_keypoints_are_in_the_card_size_pixels(pickpic: ReferenceDeck) -> None:
+    w, h = local.VERIFY_CARD_WH
+    for i in (0, 57):
+        full = pickpic.table_keypoints(i)
+        both = pickpic.search_keypoints(i)
+        assert len(both) > len(full) and both.size is not None and both.angle is not None
+        np.testing.assert_array_equal(both.xy[: len(full)], full.xy)
+        assert (both.xy >= -0.5).all() and (both.xy[:, 0] <= w).all() and (both.xy[:, 1] <= h).all()
+        # Sizes in card-size pixels: the smaller face's patches count as larger there.
+        small = both.size[len(full) :]
+        assert small.min() >= 21 / min(local.FRAME_SEARCH_SCALES) - 1e-3
+
+
+def test_place_cards_places_each_face_up_card_and_a_card_seen_twice(
+    pickpic: ReferenceDeck,
+) -> None:
+    frame, truth, _ = table_scene()
+    grey = _grey(frame)
+    placed = local.place_cards(pickpic.frame_index, local.frame_table_keypoints(grey))
+    ids = pickpic.ids
+    for card in FACE_UP:
+        t = truth.card(card)
+        assert t is not None
+        assert any(ids[p.card] == card and _near(p.corners, t.corners_px) for p in placed), card
+    # The same frame twice side by side: every card is at two places, placed twice.
+    twice = np.ascontiguousarray(np.hstack([grey, grey]))
+    placed = local.place_cards(pickpic.frame_index, local.frame_table_keypoints(twice))
+    shift = np.array([grey.shape[1], 0.0])
+    t = truth.card("pickpic-007")
+    assert t is not None
+    here = [p for p in placed if ids[p.card] == "pickpic-007"]
+    assert any(_near(p.corners, t.corners_px) for p in here)
+    assert any(_near(p.corners, t.corners_px + shift) for p in here)
+    # Excluded cards are not placed.
+    placed = local.place_cards(
+        pickpic.frame_index, local.frame_table_keypoints(grey), {ids.index("pickpic-007")}
+    )
+    assert all(ids[p.card] != "pickpic-007" for p in placed)
+
+
+def test_frame_search_names_cards_at_their_places_and_no_foreign_card(
+    pickpic: ReferenceDeck,
+) -> None:
+    frame, truth, _ = table_scene()
+    found = _by_frame_search(frame, _grey(frame), pickpic, [])
+    named = {c.card: c for c in found}
+    assert set(FACE_UP) <= set(named)
+    for c in found:
+        t = truth.card(c.card)
+        assert t is not None and t.face == "front" and _near(c.corners, t.corners_px), c.card
+        assert c.evidence == ("keypoints",)
+    frame, truth, _ = mixed_scene()
+    found = _by_frame_search(frame, _grey(frame), pickpic, [])
+    assert found and all(c.card.startswith("pickpic") for c in found)
+    for c in found:
+        t = truth.card(c.card)
+        assert t is not None and _near(c.corners, t.corners_px)
+
+
+def test_frame_search_skips_cards_already_named(pickpic: ReferenceDeck) -> None:
+    frame, _, _ = table_scene()
+    first = _by_frame_search(frame, _grey(frame), pickpic, [])
+    again = _by_frame_search(frame, _grey(frame), pickpic, first)
+    assert first and not {c.card for c in again} & {c.card for c in first}
+
+
+def test_same_place() -> None:
+    q = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
+    assert _same_place(q, q + 1.0)
+    assert not _same_place(q, q + 20.0)
+    assert not _same_place(q, q * 1.3)
+
+
+def test_builtin_deck_knows_its_backs_and_a_registered_one_does_not(
+    pickpic: ReferenceDeck,
+) -> None:
+    assert len(pickpic.back_descriptors) > 0
+    frame, truth, _ = table_scene()
+    outlines = [
+        Outline(_short_side_first(t.corners_px), np.ones(4, np.float32), "silhouette")
+        for t in truth.cards
+        if t.card_id in FACE_UP + FACE_DOWN
+    ]
+    faces = [t.face for t in truth.cards if t.card_id in FACE_UP + FACE_DOWN]
+    matches = match_outlines(frame, outlines, pickpic)
+    for face, o in zip(faces, range(len(outlines)), strict=True):
+        back = max(m.back for m in matches if m.outline == o)
+        assert (back >= BACK_MIN_COSINE) == (face == "back"), (face, back)
+    faces_only = {cid: pickpic.image(i) for i, cid in enumerate(pickpic.ids[:10])}
+    registered = build_deck("mine", {k: v for k, v in faces_only.items() if v is not None})
+    assert registered.back_descriptors.shape == (0, pickpic.back_descriptors.shape[1])
