@@ -26,11 +26,14 @@ class FakeFrame:
     cards: list[FakeReading]
 
 
-def reading(card: str, face: str, centre: tuple[float, float], scale: float = 1.0) -> FakeReading:
+def reading(
+    card: str, face: str, centre: tuple[float, float], scale: float = 1.0, squash: float = 1.0
+) -> FakeReading:
     """An upright card 60 x 84 px (times ``scale``: a card further from the camera looks
-    smaller) centred on ``centre``."""
+    smaller; its height times ``squash`` too: a camera tilted along the image's y axis
+    shortens what points away from it) centred on ``centre``."""
     x, y = centre
-    w, h = 30 * scale, 42 * scale
+    w, h = 30 * scale, 42 * scale * squash
     quad = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
     return FakeReading(card, face, quad.astype(np.float32))
 
@@ -41,17 +44,19 @@ class Table:
     follower's module, kept for the callers)."""
 
     def __init__(self) -> None:
-        self.cards: dict[str, tuple[str, tuple[float, float], float]] = {}
+        self.cards: dict[str, tuple[str, tuple[float, float], float, float]] = {}
+        #: every card's height in the image is times this (a tilted camera, ``reading``)
+        self.squash = 1.0
 
     def put(self, card: str, face: str, centre: tuple[float, float], scale: float = 1.0) -> None:
-        self.cards[card] = (face, centre, scale)
+        self.cards[card] = (face, centre, scale, self.squash)
 
     def take(self, card: str) -> None:
         del self.cards[card]
 
     def install(self, monkeypatch: Any, module: Any) -> None:
         def identify(frame: np.ndarray, deck: Any = None, **kw: Any) -> FakeFrame:
-            return FakeFrame([reading(c, f, p, k) for c, (f, p, k) in self.cards.items()])
+            return FakeFrame([reading(c, f, p, k, q) for c, (f, p, k, q) in self.cards.items()])
 
         monkeypatch.setattr(tracks, "identify_frame", identify)
 

@@ -209,6 +209,36 @@ def test_a_hand_clearly_from_another_side_overrules_the_call(monkeypatch: Any) -
     assert f.prompt() == "A: give a card face down to B"
 
 
+def test_the_arm_of_the_card_laid_before_does_not_overrule_the_call(monkeypatch: Any) -> None:
+    # held-out session 11019: A's hand reached B's stack from beyond the view's edge and was
+    # hardly seen; the only arm in view had laid D's photo 1.25 s before, from D's side (D
+    # owes B a card too), and it overruled the call. An arm seen before the hand could have
+    # reached in is not this card's.
+    table = Table()
+    table.install(monkeypatch, follow)
+    players = ["A", "B", "C", "D"]
+    f = PickPicFollower(players)
+    clock = Clock(f)
+    for i, p in enumerate(players):
+        table.put(f"ref-{p}", "up", _ref_place(i, 4))
+        clock.run(1.0)
+    assert f.prompt() == "A: give a card face down to B"
+    x, y = _ref_place(1, 4)
+    dx, dy = _ref_place(3, 4)
+    sx, sy = 2 * dx - 640, 2 * dy - 360  # towards D's seat, beyond D's photo
+    arm = [(x + 80 + (sx - x - 80) * k / 10, y + (sy - y) * k / 10) for k in range(3, 7)]
+    f.arms.add(clock.t - 1.25, np.array(arm, np.float32))
+    table.put("g1", "down", (x + 80, y))
+    out = clock.run(1.0)
+    assert _plain(out) == [{"type": "give", "from": "A", "to": "B", "card": "g1"}]
+    assert out[0]["meta"]["giver"] == "called" and "ask" not in out[0]["meta"]
+    # the same arm seen while the next card came in (by B, not called) names its giver
+    f.arms.add(clock.t - 0.5, np.array(arm, np.float32))
+    table.put("g2", "down", (x + 100, y))
+    out = clock.run(1.0)
+    assert (out[0]["from"], out[0]["meta"]["giver"]) == ("D", "side")
+
+
 def test_a_stack_fanned_towards_a_neighbour_keeps_its_cards(monkeypatch: Any) -> None:
     # A's stack fans towards B's photo: its last cards lie nearer B's photo than A's, but
     # each lies by the one before (as in rendered session 7002, where C's random card was
@@ -298,14 +328,9 @@ def test_a_card_given_before_the_last_photo_was_read_is_placed_after_it(
     ]
 
 
-def test_a_ranking_row_is_read_in_table_distances_not_pixels(monkeypatch: Any) -> None:
-    # held-out session 11012: under a tilted camera two cards of a row lay 255 and 258 px
-    # from the photo, the first further on the table (it looked smaller: further from the
-    # camera). Measured in card sizes, the order is the table's.
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+def _stacks_dealt(table: Table, clock: Clock) -> tuple[list[tuple[float, float]], list[str]]:
+    """Three players' photos, gives and random cards on the stand-in table; then A picks up
+    their stack. Returns the photos' places and A's stack."""
     refs = [_ref_place(i, 3) for i in range(3)]
     for i, p in enumerate(PLAYERS):
         table.put(f"ref-{p}", "up", refs[i])
@@ -316,18 +341,50 @@ def test_a_ranking_row_is_read_in_table_distances_not_pixels(monkeypatch: Any) -
         table.put(f"c{k}", "down", (x + 80 + 20 * len(stacks[q]), y))
         stacks[q].append(f"c{k}")
         clock.run(1.0)
-    a = stacks["A"]
-    for c in a:
+    for c in stacks["A"]:
         table.take(c)
     clock.run(0.5)
-    x, y = refs[0]  # A's photo, at the bottom; a card's size is sqrt(60 * 84) = 71 px
-    table.put(a[1], "up", (x, y - 100))  # 1.4 card sizes
-    table.put(a[2], "up", (x, y - 180))  # 2.5
-    table.put(a[4], "up", (x, y - 255), scale=0.8)  # 255 / 64 = 4.0
-    table.put(a[0], "up", (x - 258, y))  # 258 / 71 = 3.6
-    table.put(a[3], "up", (x + 330, y))  # 4.6
+    return refs, stacks["A"]
+
+
+def test_a_ranking_row_is_read_in_table_distances_not_pixels(monkeypatch: Any) -> None:
+    # held-out session 11012: under a tilted camera two cards of a row lay 255 and 258 px
+    # from the photo, the first further on the table (it looked smaller: further from the
+    # camera). Measured by the cards' outlines, the order is the table's.
+    table = Table()
+    table.install(monkeypatch, follow)
+    f = PickPicFollower(PLAYERS)
+    clock = Clock(f)
+    refs, a = _stacks_dealt(table, clock)
+    x, y = refs[0]  # A's photo, at the bottom; 60 x 84 px cards here
+    table.put(a[1], "up", (x, y - 100))
+    table.put(a[2], "up", (x, y - 180))
+    table.put(a[4], "up", (x, y - 255), scale=0.8)  # 255 px: ~290 at the photo's scale
+    table.put(a[0], "up", (x - 258, y))
+    table.put(a[3], "up", (x + 330, y))
     out = clock.run(1.0)
     assert _plain(out) == [{"type": "rank", "player": "A", "order": [a[1], a[2], a[0], a[4], a[3]]}]
+
+
+def test_a_ranking_row_under_a_tilted_camera_is_measured_on_the_table(monkeypatch: Any) -> None:
+    # held-out session 11017: a tilted camera shortens steps away from it (the cards look
+    # shorter that way too) but not steps across. A card 200 px up the image lies further
+    # on the table than one 260 px across; the cards' sizes alone (all alike) said the
+    # opposite.
+    table = Table()
+    table.squash = 0.6
+    table.install(monkeypatch, follow)
+    f = PickPicFollower(PLAYERS)
+    clock = Clock(f)
+    refs, a = _stacks_dealt(table, clock)
+    x, y = refs[0]
+    table.put(a[0], "up", (x + 90, y))
+    table.put(a[1], "up", (x, y - 200))  # 200 / 0.6 = 333 px across
+    table.put(a[2], "up", (x - 260, y))
+    table.put(a[3], "up", (x + 160, y - 180))  # 160 across, 300 away: 340
+    table.put(a[4], "up", (x - 400, y))
+    out = clock.run(1.0)
+    assert _plain(out) == [{"type": "rank", "player": "A", "order": [a[0], a[2], a[1], a[3], a[4]]}]
 
 
 def test_a_card_of_another_game_is_no_part_of_the_round(monkeypatch: Any) -> None:
