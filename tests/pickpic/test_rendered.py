@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import engine
-from vision.pickpic.bench import judge, run_session
+from vision.pickpic.bench import run_session
+from vision.synth.followbench import judge
 
 
 def test_a_rendered_three_player_session_scores_true() -> None:

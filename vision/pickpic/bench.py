@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import engine
 from vision.pickpic.follow import PickPicFollower
+from vision.synth.followbench import diff, failure_table, judge, summarise
 
 FPS = 4.0
 ROUNDS = 2
@@ -41,37 +40,6 @@ class SessionResult:
     ms_per_frame: float = 0.0
     events_true: int = 0
     events_matched: int = 0
-
-
-def judge(events: list[dict[str, Any]]) -> tuple[Any, list[str]]:
-    """The engine state the events lead to, applying each and skipping those the engine
-    refuses (as the live session does); returns (state, refusal reasons)."""
-    state = engine.start(events[0])
-    refused = []
-    for ev in events[1:]:
-        try:
-            state = engine.apply_raw(state, ev)
-        except engine.EngineError as e:
-            refused.append(f"{ev.get('type')}: {e}")
-    return state, refused
-
-
-def _diff(truth: list[dict[str, Any]], got: list[dict[str, Any]]) -> list[str]:
-    """The true events (but ``t``/``meta``) missing from, or different in, the emitted ones."""
-
-    def key(e: dict[str, Any]) -> str:
-        return json.dumps({k: v for k, v in e.items() if k not in ("t", "meta")}, sort_keys=True)
-
-    have = Counter(key(e) for e in got)
-    out = []
-    for e in truth:
-        k = key(e)
-        if have[k] > 0:
-            have[k] -= 1
-        else:
-            out.append(f"missed {k}")
-    out.extend(f"extra {k}" for k, n in have.items() for _ in range(n))
-    return out
 
 
 def run_session(
@@ -114,19 +82,19 @@ def run_session(
     truth_scores = dict(truth_state.scores())
     got_scores = dict(got_state.scores())
     right = truth_scores == got_scores and truth_state.finished == got_state.finished
-    diff = _diff(seq.events[1:], events[1:])
+    missed = diff(seq.events[1:], events[1:])
     return SessionResult(
         seed=seed,
         n_players=n_players,
         right=right,
         true_scores=truth_scores,
         got_scores=got_scores,
-        wrong=[] if right else diff,
+        wrong=[] if right else missed,
         refused=refused,
         frames=n,
         ms_per_frame=1000.0 * spent / max(1, n),
         events_true=len(seq.events) - 1,
-        events_matched=len(seq.events) - 1 - sum(w.startswith("missed") for w in diff),
+        events_matched=len(seq.events) - 1 - sum(w.startswith("missed") for w in missed),
     )
 
 
@@ -135,82 +103,67 @@ def run(n_sessions: int, seed: int, *, tier: str = "normal") -> list[SessionResu
     return [run_session(seed * 1000 + i, 3 + i % 3, tier=tier) for i in range(n_sessions)]
 
 
+HELD_OUT_SEED = 12
+"""The report's held-out set: seeds ``12000..`` were first run on the follower as committed
+and never looked at while it was developed (a seed used to find and fix a failure is no
+longer held out: pick a new one then)."""
+
+
 def report(profile: str) -> dict[str, Any]:
-    """The ``pictable bench`` hook: ``quick`` (1 session) or ``full`` (12 sessions)."""
+    """The ``pictable bench`` hook: ``quick`` (1 session) or ``full`` (the 12 bench sessions
+    of seed 1 and 20 held-out sessions of ``HELD_OUT_SEED``; about 20 minutes)."""
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
-    n = 1 if profile == "quick" else 12
-    seed = 1
-    results = run(n, seed)
-    right = sum(r.right for r in results)
-    share = right / len(results)
-    ms = statistics.median(r.ms_per_frame for r in results)
-    ev_true = sum(r.events_true for r in results)
-    ev_ok = sum(r.events_matched for r in results)
-    rows = []
-    for r in results:
-        what = "right" if r.right else "; ".join(r.wrong[:3]) or "scores differ"
-        rows.append(
-            f"| {r.seed} | {r.n_players} | {r.frames} | {'yes' if r.right else 'no'} | {what} |"
+    quick = profile == "quick"
+    bench = summarise(run(1 if quick else 12, 1))
+    held = None if quick else summarise(run(20, HELD_OUT_SEED))
+    sets = [("bench seeds", bench)] + ([("held out", held)] if held else [])
+    md = [
+        "## Pick Pic followed from the camera (rendered sessions)",
+        "",
+        f"Tier normal, sessions of {ROUNDS} rounds (3, 4 and 5 players in turn), rendered by "
+        f"`vision.synth` (`pickpic_session`) at {FPS:g} fps; each frame goes through "
+        "`PickPicFollower.update` (cards by their printed codes, fast path). A session is "
+        "right when the final scores from the emitted events (each applied through the "
+        "engine, refused ones skipped) equal those of the true log. *Held out*: sessions of "
+        "seeds never looked at while the follower was developed.",
+        "",
+        "| set | seeds | sessions with the true final scores | true events emitted exactly "
+        "(but `t`, `meta`) | follower CPU per frame (median) | target |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, s in sets:
+        md.append(
+            f"| {name} | {s.seeds} | {s.share:.1%} ({s.right}/{s.n}) | {s.events_share:.1%} "
+            f"({s.events_matched}/{s.events_true}) | {s.ms:.0f} ms | >= 95% |"
         )
-    fails = [r for r in results if not r.right]
-    kinds = Counter(
-        w.split(" ")[0] + " " + json.loads(w.split(" ", 1)[1])["type"]
-        for r in fails
-        for w in r.wrong
-    )
-    fail_text = (
-        ", ".join(f"{k}: {v}" for k, v in kinds.most_common()) if kinds else "none in this sample"
-    )
-    md = "\n".join(
-        [
-            "## Pick Pic followed from the camera (rendered sessions)",
-            "",
-            f"Tier normal, {n} sessions of {ROUNDS} rounds (3, 4 and 5 players in turn), "
-            f"rendered by `vision.synth` (`pickpic_session`) at {FPS:g} fps, "
-            f"seeds {seed * 1000}..{seed * 1000 + n - 1}; each frame goes through "
-            "`PickPicFollower.update` (cards by their printed codes, fast path). A session is "
-            "right when the final scores from the emitted events (each applied through the "
-            "engine, refused ones skipped) equal those of the true log.",
-            "",
-            "| figure | value | target |",
-            "|---|---|---|",
-            f"| sessions with the true final scores | {share:.1%} ({right}/{n}) | >= 95% |",
-            f"| follower CPU per frame, median of session medians | {ms:.0f} ms | - |",
-            f"| true events emitted exactly (but `t`, `meta`) | {ev_ok / max(1, ev_true):.1%} "
-            f"({ev_ok}/{ev_true}) | - |",
-            "",
-            "| seed | players | frames | right | what went wrong |",
-            "|---|---|---|---|---|",
-            *rows,
-            "",
-            f"Events missed or extra in the wrong sessions: {fail_text}.",
-        ]
-    )
-    return {
-        "title": "Pick Pic from the camera",
-        "summary": [
-            {
-                "figure": "Pick Pic sessions with the true final scores (normal)",
-                "value": f"{share:.1%} ({right}/{n})",
-                "target": ">= 95%",
-                "met": share >= 0.95,
-            },
-            {
-                "figure": "Pick Pic true events emitted exactly",
-                "value": f"{ev_ok / max(1, ev_true):.1%} ({ev_ok}/{ev_true})",
-                "target": "-",
-                "met": None,
-            },
-            {
-                "figure": "Pick Pic follower CPU per frame (median)",
-                "value": f"{ms:.0f} ms",
-                "target": "-",
-                "met": None,
-            },
-        ],
-        "markdown": md,
-    }
+    for name, s in sets:
+        md += ["", f"Events missed or extra in the wrong sessions ({name}): {s.failures}."]
+        md += ["", *failure_table(s)] if s.rows else []
+    summary: list[dict[str, Any]] = [
+        {
+            "figure": f"Pick Pic sessions with the true final scores ({name}, {s.seeds})",
+            "value": f"{s.share:.1%} ({s.right}/{s.n})",
+            "target": ">= 95%",
+            "met": s.met,
+        }
+        for name, s in sets
+    ]
+    summary += [
+        {
+            "figure": "Pick Pic true events emitted exactly (bench seeds)",
+            "value": f"{bench.events_share:.1%} ({bench.events_matched}/{bench.events_true})",
+            "target": "-",
+            "met": None,
+        },
+        {
+            "figure": "Pick Pic follower CPU per frame (median)",
+            "value": f"{bench.ms:.0f} ms",
+            "target": "-",
+            "met": None,
+        },
+    ]
+    return {"title": "Pick Pic from the camera", "summary": summary, "markdown": "\n".join(md)}
 
 
 def main(argv: list[str] | None = None) -> int:
