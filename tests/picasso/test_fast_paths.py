@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.picasso.board as board
 import vision.picasso.reader as reader
 from vision.picasso import BoardReading, read_board
 from vision.picasso import segment as seg
@@ -276,6 +277,70 @@ def test_the_grana_patches_are_opencvs_patches(wood_maps: list[np.ndarray]) -> N
         assert np.array_equal(stats[pairs[0]], stats0[pairs[1]])
 
 
+def test_the_boxed_labelling_is_opencvs(wood_maps: list[np.ndarray]) -> None:
+    """The leftover wood's patches labelled in their box: OpenCV's labels, numbering and
+    statistics on the whole canvas (an odd box corner is moved to an even one)."""
+    masks = _sparse_masks(wood_maps)
+    shifted = [np.roll(np.roll(m, 1, 0), 1, 1) for m in masks]
+    for m in masks + shifted:
+        n0, lab0, stats0, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        n, lab, stats, (ox, oy) = st._boxed_patches(m)
+        assert n == n0
+        whole = np.zeros_like(lab0)
+        whole[oy : oy + lab.shape[0], ox : ox + lab.shape[1]] = lab
+        assert np.array_equal(whole, lab0)
+        assert np.array_equal(stats[1:], stats0[1:])
+
+
+def test_the_block_maximum_is_the_reshaped_maximum(wood_maps: list[np.ndarray]) -> None:
+    for m in _sparse_masks(wood_maps):
+        for k in (2, 3):
+            h, w = m[:-1, :-1].shape  # odd sides too: the last rows and columns dropped
+            want = m[: h - h % k, : w - w % k].reshape(h // k, k, w // k, k).max(axis=(1, 3))
+            assert np.array_equal(st._block_max(m[:-1, :-1], k), want)
+
+
+@pytest.mark.parametrize(
+    ("off_mm", "turn_deg", "covered"),
+    [(0.0, 0.0, True), (2.3, 0.0, True), (2.7, 0.0, False), (1.0, 3.5, True), (0.0, 5.0, False)],
+)
+def test_a_piece_along_a_measured_stick_is_covered(
+    off_mm: float, turn_deg: float, covered: bool
+) -> None:
+    """Within ``ALONG_MM`` (2.5 mm) of a measured stick's centre line and 4 degrees of its
+    direction, a proposed piece is that stick."""
+    stick = st._Candidate(st._Line(200.0, 150.0, 0.3), -30.0, 30.0)
+    p = np.array([200.0, 150.0]) + stick.line.n * off_mm * S
+    piece = st._Line(float(p[0]), float(p[1]), 0.3 + math.radians(turn_deg))
+    assert st._covered(piece, -20.0, 20.0, [stick], S) == covered
+
+
+def test_sticks_along_measured_ones_are_not_measured_again(
+    wood_maps: list[np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Proposals within ``ALONG_MM`` of a measured stick are skipped: the sticks found are
+    those found when only proposals within 2 mm are, with fewer lines measured."""
+    measured: list[int] = []
+    real = st._candidates_on
+
+    def counted(*args: Any, **kwargs: Any) -> list[st._Candidate]:
+        measured.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(st, "_candidates_on", counted)
+    for wm in wood_maps:
+        measured.clear()
+        fits, explained = st.find_sticks(wm, S, DEFAULT_PROFILE)
+        n_fast = len(measured)
+        with monkeypatch.context() as m:
+            m.setattr(st, "ALONG_MM", 2.0)
+            measured.clear()
+            plain, plain_explained = st.find_sticks(wm, S, DEFAULT_PROFILE)
+        assert n_fast <= len(measured)
+        assert sorted(f.kind for f in fits) == sorted(f.kind for f in plain)
+        assert np.mean(explained != plain_explained) < 0.002
+
+
 def test_the_boxed_stick_cores_are_the_plain_ones(wood_maps: list[np.ndarray]) -> None:
     width = DEFAULT_PROFILE.stick_width_mm
     for wm in [*wood_maps, np.zeros((390, 540), np.uint8)]:
@@ -298,6 +363,22 @@ def test_the_area_shrink_is_opencvs(board_a: Any, board_b: Any) -> None:
         for size in ((720, 405), (640, 360), (701, 394)):
             want = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
             assert np.array_equal(shrink_area(gray, size), want), size
+
+
+@pytest.mark.parametrize(("tier", "index"), [("normal", 0), ("hard", 1), ("hard", 2), ("hard", 3)])
+def test_the_first_look_finds_opencvs_markers(tier: str, index: int) -> None:
+    """The first look's detector (``FIRST_PERIMETER_RATES``) gives the markers and corners
+    OpenCV's defaults give on the shrunk frame (hard boards 1 and 2: three and two of the
+    four markers there)."""
+    frame, _ = render_board(tier, scene_seed(0, index))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    scale = max(gray.shape) / board.DETECT_LONG_SIDE_PX
+    first = board._detect(gray, scale, first_look=True)
+    plain = board._detect(gray, scale)
+    assert len(plain) >= 2
+    assert sorted(first) == sorted(plain)
+    for mid, pts in plain.items():
+        assert np.array_equal(first[mid], pts)
 
 
 def test_the_markers_fit_the_true_canvas(board_a: Any, board_b: Any) -> None:
