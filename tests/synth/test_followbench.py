@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from vision.synth.followbench import diff, failure_table, judge, summarise
+from vision.synth.followbench import diff, failure_table, judge, sets_report, summarise
 
 START = {"type": "start", "game": "pickpic", "players": ["Ana", "Ben", "Cy"]}
 
@@ -64,3 +64,26 @@ def test_an_all_right_set_has_no_failure_table_and_no_set_is_refused() -> None:
     assert failure_table(s) == [] and s.failures == "none"
     with pytest.raises(ValueError):
         summarise([])
+
+
+def test_sets_report_tables_each_set_and_sums_up_the_bench_set() -> None:
+    miss = 'missed {"card": "pickpic-002", "type": "give"}'
+    bench = summarise([Run(1000, True), Run(1001, True)])
+    held = summarise([Run(12000, True), Run(12001, False, [miss], events_matched=9)])
+    md, summary = sets_report(
+        [("bench seeds", bench), ("held out", held)],
+        game="Pick Pic",
+        unit="sessions",
+        outcome="the true final scores",
+        events="",
+    )
+    assert md[2].startswith("| bench seeds | 1000..1001 | 100.0% (2/2) |")
+    assert md[3].startswith("| held out | 12000..12001 | 50.0% (1/2) | 95.0% (19/20) |")
+    assert "Events missed or extra in the wrong sessions (held out): missed give: 1." in md
+    assert [row["met"] for row in summary[:2]] == [True, False]
+    assert (
+        summary[1]["figure"]
+        == "Pick Pic sessions with the true final scores (held out, 12000..12001)"
+    )
+    assert summary[2]["figure"] == "Pick Pic true events emitted exactly (bench seeds)"
+    assert summary[2]["value"] == "100.0% (20/20)"

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from vision.picflip.follow import PicFlipFollower
-from vision.synth.followbench import diff, failure_table, judge, summarise
+from vision.synth.followbench import diff, judge, sets_report, summarise
 
 FPS = 4.0
 
@@ -125,42 +125,11 @@ def report(profile: str) -> dict[str, Any]:
         "follower emits it with the phrase `(spoken)`. *Held out*: games of seeds never "
         "looked at while the follower was developed.",
         "",
-        "| set | seeds | games with the true outcome | true lead/play/reject events emitted "
-        "exactly | follower CPU per frame (median) | target |",
-        "|---|---|---|---|---|---|",
     ]
-    for name, s in sets:
-        md.append(
-            f"| {name} | {s.seeds} | {s.share:.1%} ({s.right}/{s.n}) | {s.events_share:.1%} "
-            f"({s.events_matched}/{s.events_true}) | {s.ms:.0f} ms | >= 95% |"
-        )
-    for name, s in sets:
-        md += ["", f"Events missed or extra in the wrong games ({name}): {s.failures}."]
-        md += ["", *failure_table(s)] if s.rows else []
-    summary: list[dict[str, Any]] = []
-    for name, s in sets:
-        summary.append(
-            {
-                "figure": f"Pic Flip games with the true outcome ({name}, {s.seeds})",
-                "value": f"{s.share:.1%} ({s.right}/{s.n})",
-                "target": ">= 95%",
-                "met": s.met,
-            }
-        )
-    summary += [
-        {
-            "figure": "Pic Flip true lead/play/reject events emitted exactly (bench seeds)",
-            "value": f"{bench.events_share:.1%} ({bench.events_matched}/{bench.events_true})",
-            "target": "-",
-            "met": None,
-        },
-        {
-            "figure": "Pic Flip follower CPU per frame (median)",
-            "value": f"{bench.ms:.0f} ms",
-            "target": "-",
-            "met": None,
-        },
-    ]
+    table, summary = sets_report(
+        sets, game="Pic Flip", unit="games", outcome="the true outcome", events="lead/play/reject"
+    )
+    md += table
     return {"title": "Pic Flip from the camera", "summary": summary, "markdown": "\n".join(md)}
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import engine
 from vision.pickpic.follow import PickPicFollower
-from vision.synth.followbench import diff, failure_table, judge, summarise
+from vision.synth.followbench import diff, judge, sets_report, summarise
 
 FPS = 4.0
 ROUNDS = 2
@@ -128,41 +128,11 @@ def report(profile: str) -> dict[str, Any]:
         "engine, refused ones skipped) equal those of the true log. *Held out*: sessions of "
         "seeds never looked at while the follower was developed.",
         "",
-        "| set | seeds | sessions with the true final scores | true events emitted exactly "
-        "(but `t`, `meta`) | follower CPU per frame (median) | target |",
-        "|---|---|---|---|---|---|",
     ]
-    for name, s in sets:
-        md.append(
-            f"| {name} | {s.seeds} | {s.share:.1%} ({s.right}/{s.n}) | {s.events_share:.1%} "
-            f"({s.events_matched}/{s.events_true}) | {s.ms:.0f} ms | >= 95% |"
-        )
-    for name, s in sets:
-        md += ["", f"Events missed or extra in the wrong sessions ({name}): {s.failures}."]
-        md += ["", *failure_table(s)] if s.rows else []
-    summary: list[dict[str, Any]] = [
-        {
-            "figure": f"Pick Pic sessions with the true final scores ({name}, {s.seeds})",
-            "value": f"{s.share:.1%} ({s.right}/{s.n})",
-            "target": ">= 95%",
-            "met": s.met,
-        }
-        for name, s in sets
-    ]
-    summary += [
-        {
-            "figure": "Pick Pic true events emitted exactly (bench seeds)",
-            "value": f"{bench.events_share:.1%} ({bench.events_matched}/{bench.events_true})",
-            "target": "-",
-            "met": None,
-        },
-        {
-            "figure": "Pick Pic follower CPU per frame (median)",
-            "value": f"{bench.ms:.0f} ms",
-            "target": "-",
-            "met": None,
-        },
-    ]
+    table, summary = sets_report(
+        sets, game="Pick Pic", unit="sessions", outcome="the true final scores", events=""
+    )
+    md += table
     return {"title": "Pick Pic from the camera", "summary": summary, "markdown": "\n".join(md)}
 
 

@@ -133,3 +133,51 @@ def failure_table(s: SetSummary) -> list[str]:
         "|---|---|---|---|---|",
         *s.rows,
     ]
+
+
+def sets_report(
+    sets: Sequence[tuple[str, SetSummary]], *, game: str, unit: str, outcome: str, events: str
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The shared part of a follower's ``report``: the Markdown table of ``sets`` (``(name,
+    summary)``, the bench seeds first) with each set's wrong ``unit`` (``games``) and what
+    went wrong, and the summary rows (``outcome``: what a right game gives, e.g. ``the true
+    outcome``; ``events``: which true events are counted, e.g. ``lead/play/reject``)."""
+    true_events = f"true {events} events" if events else "true events"
+    md = [
+        f"| set | seeds | {unit} with {outcome} | {true_events} emitted exactly (but `t`, "
+        "`meta`) | follower CPU per frame (median) | target |",
+        "|---|---|---|---|---|---|",
+    ]
+    md += [
+        f"| {name} | {s.seeds} | {s.share:.1%} ({s.right}/{s.n}) | {s.events_share:.1%} "
+        f"({s.events_matched}/{s.events_true}) | {s.ms:.0f} ms | >= {BAR:.0%} |"
+        for name, s in sets
+    ]
+    for name, s in sets:
+        md += ["", f"Events missed or extra in the wrong {unit} ({name}): {s.failures}."]
+        md += ["", *failure_table(s)] if s.rows else []
+    bench = sets[0][1]
+    summary: list[dict[str, Any]] = [
+        {
+            "figure": f"{game} {unit} with {outcome} ({name}, {s.seeds})",
+            "value": f"{s.share:.1%} ({s.right}/{s.n})",
+            "target": f">= {BAR:.0%}",
+            "met": s.met,
+        }
+        for name, s in sets
+    ]
+    summary += [
+        {
+            "figure": f"{game} {true_events} emitted exactly ({sets[0][0]})",
+            "value": f"{bench.events_share:.1%} ({bench.events_matched}/{bench.events_true})",
+            "target": "-",
+            "met": None,
+        },
+        {
+            "figure": f"{game} follower CPU per frame (median)",
+            "value": f"{bench.ms:.0f} ms",
+            "target": "-",
+            "met": None,
+        },
+    ]
+    return md, summary
