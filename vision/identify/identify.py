@@ -768,13 +768,17 @@ def _by_verification(
             continue  # retrieved by keypoints, but its picture is not there
         taken.add(ids[found.card])
         taken_index.add(found.card)
-        out.append(
-            _Candidate(
-                ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
-                "features", "front", ("keypoints",),
-            )
-        )  # fmt: skip
+        out.append(_verified_candidate(found, ids))
     return out
+
+
+def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidate:
+    """The reading of a card named by its keypoints' fit: corners from the fit, confidence
+    from its inliers and lead (``ids``: the deck's card ids)."""
+    return _Candidate(
+        ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
+        "features", "front", ("keypoints",),
+    )  # fmt: skip
 
 
 def _same_place(a: NDArray[np.floating], b: NDArray[np.floating]) -> bool:
@@ -837,12 +841,7 @@ def _by_frame_search(
         if _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
             continue
         used.add(found.card)
-        out.append(
-            _Candidate(
-                ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
-                "features", "front", ("keypoints",),
-            )
-        )  # fmt: skip
+        out.append(_verified_candidate(found, ids))
     return out
 
 
