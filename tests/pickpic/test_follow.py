@@ -27,6 +27,17 @@ def _plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k not in ("t", "meta")} for e in events]
 
 
+def _follow(
+    monkeypatch: Any, players: list[str] = PLAYERS, table: Table | None = None
+) -> tuple[Table, PickPicFollower, Clock]:
+    """A follower of ``players`` reading the stand-in ``table`` (a new one by default),
+    with its clock."""
+    table = table if table is not None else Table()
+    table.install(monkeypatch, follow)
+    f = PickPicFollower(players)
+    return table, f, Clock(f)
+
+
 def play_round(
     table: Table,
     clock: Clock,
@@ -85,10 +96,7 @@ def play_round(
 
 @pytest.mark.parametrize("players", [PLAYERS, ["A", "B", "C", "D"], list("ABCDE")])
 def test_called_rounds_give_the_true_log(players: list[str], monkeypatch: Any) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(players)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch, players)
     truth = [f.start_event()]
     for rnd in range(2):
         truth += play_round(table, clock, players, rnd)
@@ -101,10 +109,7 @@ def test_called_rounds_give_the_true_log(players: list[str], monkeypatch: Any) -
 
 
 def test_a_card_given_out_of_turn_is_named_by_the_side_it_came_from(monkeypatch: Any) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch)
     for i, p in enumerate(PLAYERS):
         table.put(f"ref-{p}", "up", _ref_place(i, 3))
         clock.run(1.0)
@@ -128,9 +133,7 @@ def test_a_card_given_out_of_turn_is_named_by_the_side_it_came_from(monkeypatch:
 
 
 def test_a_carried_card_does_not_count_until_it_lies_still(monkeypatch: Any) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
+    table, f, _ = _follow(monkeypatch)
     events = []
     for k in range(12):
         table.put("ref", "up", (100.0 + 40.0 * k, 600.0))
@@ -141,11 +144,8 @@ def test_a_carried_card_does_not_count_until_it_lies_still(monkeypatch: Any) -> 
 
 
 def test_prompts_walk_through_the_round(monkeypatch: Any) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
+    table, f, clock = _follow(monkeypatch)
     assert f.prompt() == "A: lay your reference photo face up in front of you"
-    clock = Clock(f)
     for i, p in enumerate(PLAYERS):
         table.put(f"ref-{p}", "up", _ref_place(i, 3))
         clock.run(1.0)
@@ -187,11 +187,8 @@ def test_inputs_by_name_are_opened(tmp_path: Any) -> None:
 
 
 def test_a_hand_clearly_from_another_side_overrules_the_call(monkeypatch: Any) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
     players = ["A", "B", "C", "D"]
-    f = PickPicFollower(players)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch, players)
     for i, p in enumerate(players):
         table.put(f"ref-{p}", "up", _ref_place(i, 4))
         clock.run(1.0)
@@ -214,11 +211,8 @@ def test_the_arm_of_the_card_laid_before_does_not_overrule_the_call(monkeypatch:
     # hardly seen; the only arm in view had laid D's photo 1.25 s before, from D's side (D
     # owes B a card too), and it overruled the call. An arm seen before the hand could have
     # reached in is not this card's.
-    table = Table()
-    table.install(monkeypatch, follow)
     players = ["A", "B", "C", "D"]
-    f = PickPicFollower(players)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch, players)
     for i, p in enumerate(players):
         table.put(f"ref-{p}", "up", _ref_place(i, 4))
         clock.run(1.0)
@@ -243,10 +237,7 @@ def test_a_stack_fanned_towards_a_neighbour_keeps_its_cards(monkeypatch: Any) ->
     # A's stack fans towards B's photo: its last cards lie nearer B's photo than A's, but
     # each lies by the one before (as in rendered session 7002, where C's random card was
     # taken for B's and the round never closed)
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch)
     a, b = _ref_place(0, 3), _ref_place(1, 3)
     ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
 
@@ -265,10 +256,7 @@ def test_a_stack_fanned_towards_a_neighbour_keeps_its_cards(monkeypatch: Any) ->
 def test_a_random_card_never_read_face_down_is_read_from_the_rank_row(
     unseen: str, monkeypatch: Any
 ) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch)
     truth = [f.start_event()]
     for rnd in range(2):
         truth += play_round(table, clock, PLAYERS, rnd, unseen=frozenset(unseen))
@@ -295,10 +283,7 @@ class _StrayCard(Table):
 
 
 def test_a_rank_row_with_two_unknown_cards_waits(monkeypatch: Any) -> None:
-    table = _StrayCard()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch, table=_StrayCard())
     play_round(table, clock, PLAYERS, 0, unseen=frozenset("B"))
     clock.events += f.finish(clock.t)
     got = _plain(clock.events)
@@ -309,10 +294,7 @@ def test_a_rank_row_with_two_unknown_cards_waits(monkeypatch: Any) -> None:
 def test_a_card_given_before_the_last_photo_was_read_is_placed_after_it(
     monkeypatch: Any,
 ) -> None:
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, _, clock = _follow(monkeypatch)
     for i, p in enumerate(PLAYERS[:2]):
         table.put(f"ref-{p}", "up", _ref_place(i, 3))
         clock.run(1.0)
@@ -351,10 +333,7 @@ def test_a_ranking_row_is_read_in_table_distances_not_pixels(monkeypatch: Any) -
     # held-out session 11012: under a tilted camera two cards of a row lay 255 and 258 px
     # from the photo, the first further on the table (it looked smaller: further from the
     # camera). Measured by the cards' outlines, the order is the table's.
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, _, clock = _follow(monkeypatch)
     refs, a = _stacks_dealt(table, clock)
     x, y = refs[0]  # A's photo, at the bottom; 60 x 84 px cards here
     table.put(a[1], "up", (x, y - 100))
@@ -371,11 +350,8 @@ def test_a_ranking_row_under_a_tilted_camera_is_measured_on_the_table(monkeypatc
     # shorter that way too) but not steps across. A card 200 px up the image lies further
     # on the table than one 260 px across; the cards' sizes alone (all alike) said the
     # opposite.
-    table = Table()
+    table, _, clock = _follow(monkeypatch)
     table.squash = 0.6
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
     refs, a = _stacks_dealt(table, clock)
     x, y = refs[0]
     table.put(a[0], "up", (x + 90, y))
@@ -391,10 +367,7 @@ def test_a_card_of_another_game_is_no_part_of_the_round(monkeypatch: Any) -> Non
     # Held-out session 11019: a face-down card misread as a Pic Flip cover card was taken as
     # a random card. Here a real cover card lies face down where B's random card goes, and
     # B's own random card is never read face down (it is read from B's rank row).
-    table = Table()
-    table.install(monkeypatch, follow)
-    f = PickPicFollower(PLAYERS)
-    clock = Clock(f)
+    table, f, clock = _follow(monkeypatch)
     x, y = _ref_place(1, 3)
     table.put("picflip-cover-1", "down", (x + 140.0, y))
     truth = [f.start_event(), *play_round(table, clock, PLAYERS, 0, unseen=frozenset("B"))]
