@@ -99,47 +99,59 @@ def run_picasso(args: argparse.Namespace) -> int:
 
 
 def _run_images(args: argparse.Namespace, calibration: Any, profile: Any) -> int:
-    import cv2
-
-    from calibration.result import Failure
-    from vision.picasso.annotate import annotate
-    from vision.picasso.reader import read_board
-    from vision.picasso.sink import reading_to_json
+    from pictable.commands.images import annotation_folder
 
     intrinsics = calibration.intrinsics if calibration is not None else None
-    out_dir = Path(args.annotate) if args.annotate else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return _error(f"cannot create {out_dir}: {exc.strerror or exc}")
+    try:
+        out_dir = annotation_folder(args.annotate)
+    except ValueError as exc:
+        return _error(str(exc))
     entries: list[dict[str, Any]] = []
-    failed = False
+    written: set[str] = set()
     for name in args.images:
-        entry: dict[str, Any] = {"image": name}
-        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
-        if frame is None:
-            entry["error"] = "cannot read the image (missing, unreadable or not an image)"
-        else:
-            reading = read_board(frame, intrinsics=intrinsics, profile=profile)
-            if isinstance(reading, Failure):
-                entry["error"] = reading.reason
-            else:
-                entry.update(reading_to_json(reading))
-                if out_dir is not None:
-                    target = out_dir / (Path(name).stem + ".picasso.png")
-                    if not cv2.imwrite(str(target), annotate(reading, profile.stick_width_mm)):
-                        entry["annotation_error"] = f"cannot write {target}"
-                    else:
-                        entry["annotated"] = str(target)
-        failed |= "error" in entry
+        entry = _analyze_one(name, intrinsics, profile, out_dir, written)
         entries.append(entry)
         if not args.json:
             print(_line(entry))
     if args.json:
         json.dump({"images": entries}, sys.stdout, indent=2)
         sys.stdout.write("\n")
-    return 1 if failed else 0
+    return 1 if any("error" in e for e in entries) else 0
+
+
+def _analyze_one(
+    name: str, intrinsics: Any, profile: Any, out_dir: Path | None, written: set[str]
+) -> dict[str, Any]:
+    """One image's JSON entry (CONTRACTS.md 3); it carries "error" when the image cannot be
+    read or analysed, and "annotated" (or "annotation_error") with ``--annotate``."""
+    from calibration.result import Failure
+    from pictable.commands.images import annotation_path, open_image, write_png
+    from vision.picasso.annotate import annotate
+    from vision.picasso.reader import read_board
+    from vision.picasso.sink import reading_to_json
+
+    entry: dict[str, Any] = {"image": name}
+    frame, problem = open_image(name, bgr=True)
+    if frame is None:
+        entry["error"] = problem
+        return entry
+    try:
+        reading = read_board(frame, intrinsics=intrinsics, profile=profile)
+    except Exception as exc:  # a reader bug on one image must not end the run
+        entry["error"] = f"analysis failed: {type(exc).__name__}: {exc}"
+        return entry
+    if isinstance(reading, Failure):
+        entry["error"] = reading.reason
+        return entry
+    entry.update(reading_to_json(reading))
+    if out_dir is not None:
+        target = annotation_path(out_dir, name, ".picasso.png", written)
+        problem = write_png(target, annotate(reading, profile.stick_width_mm))
+        if problem:
+            entry["annotation_error"] = problem
+        else:
+            entry["annotated"] = str(target)
+    return entry
 
 
 def _line(entry: dict[str, Any]) -> str:

@@ -130,7 +130,7 @@ def run_register(args: argparse.Namespace) -> int:
             )
             return 2
         cards = []
-        from pictable.commands.decode import read_image
+        from pictable.commands.images import read_image
 
         for k, path in enumerate(args.images):
             try:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pictable.commands.images import annotation_folder, annotation_path, open_image, write_png
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,10 +42,6 @@ examples:
   pictable decode shots/*.png --json > codes.json
   pictable decode board.jpg --dictionaries DICT_6X6_250,my_dict.yml --annotate out/
 """
-
-#: Largest image file read, bytes (a guard against reading huge non-image files whole).
-MAX_FILE_BYTES = 512 * 1024 * 1024
-
 
 #: vision.codes.DEFAULT_DICTIONARIES, written out so that ``pictable --help`` does not import
 #: OpenCV and the decoders (a test keeps the two equal).
@@ -101,37 +98,6 @@ def parse_dictionaries(values: list[str] | None) -> tuple[MarkerDictionary, ...]
     return tuple(loaded.values())
 
 
-def read_image(path: str) -> np.ndarray:
-    """The image at ``path`` as OpenCV decodes it: 8-bit grey or BGR with the EXIF
-    orientation applied, or as stored when it has alpha or 16 bits. ``ValueError`` with the
-    reason when it cannot be read."""
-    import cv2
-    import numpy as np
-
-    try:
-        size = os.path.getsize(path)
-        if os.path.isdir(path):
-            raise ValueError("is a directory")
-        if size > MAX_FILE_BYTES:
-            raise ValueError(f"file too large ({size} bytes, limit {MAX_FILE_BYTES})")
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as exc:
-        raise ValueError(f"cannot read file: {exc.strerror or exc}") from None
-    if data.size == 0:
-        raise ValueError("empty file")
-    try:
-        stored = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
-        if stored is None:
-            raise ValueError("not an image file that OpenCV can read")
-        if stored.dtype == np.uint8 and (stored.ndim == 2 or stored.shape[2] in (1, 3)):
-            oriented = cv2.imdecode(data, cv2.IMREAD_ANYCOLOR)  # applies EXIF orientation
-            if oriented is not None:
-                return np.asarray(oriented)
-        return np.asarray(stored)
-    except cv2.error as exc:
-        raise ValueError(f"cannot decode image: {exc.err}") from None
-
-
 def code_json(code: Code) -> dict[str, Any]:
     """One code as its CONTRACTS.md section 3 entry (the only serialisation of a Code)."""
     return {
@@ -149,15 +115,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"pictable decode: {exc}", file=sys.stderr)
         return 2
-    annotate_dir = Path(args.annotate) if args.annotate else None
-    if annotate_dir is not None:
-        try:
-            annotate_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            print(
-                f"pictable decode: cannot create {args.annotate}: {exc.strerror}", file=sys.stderr
-            )
-            return 2
+    try:
+        annotate_dir = annotation_folder(args.annotate)
+    except ValueError as exc:
+        print(f"pictable decode: {exc}", file=sys.stderr)
+        return 2
     if hasattr(sys.stdout, "reconfigure"):  # never fail on a payload the terminal can't show
         sys.stdout.reconfigure(errors="backslashreplace")
     results: list[dict[str, Any]] = []
@@ -186,12 +148,9 @@ def _decode_one(
     """(JSON entry, codes, image) for one file; the entry carries "error" on failure."""
     from vision.codes import decode_frame
 
-    try:
-        image = read_image(path)
-    except ValueError as exc:
-        return {"image": path, "error": str(exc)}, (), None
-    except MemoryError:
-        return {"image": path, "error": "image too large to load"}, (), None
+    image, problem = open_image(path)
+    if image is None:
+        return {"image": path, "error": problem}, (), None
     try:
         codes = decode_frame(image, dictionaries, qr=qr)
     except ValueError as exc:
@@ -205,26 +164,9 @@ def _write_annotation(
     folder: Path, path: str, image: np.ndarray, codes: tuple[Code, ...], written: set[str]
 ) -> str | None:
     """Write the annotated image; a problem description, or None."""
-    import cv2
-
     from vision.codes.draw import annotate
 
-    stem = Path(path).stem or "image"
-    name = f"{stem}.codes.png"
-    n = 2
-    while name in written:
-        name = f"{stem}-{n}.codes.png"
-        n += 1
-    written.add(name)
-    target = folder / name
-    try:
-        ok, buf = cv2.imencode(".png", annotate(image, codes))
-        if not ok:
-            return "cannot encode the annotated image"
-        buf.tofile(str(target))
-    except (OSError, cv2.error) as exc:
-        return f"cannot write {target}: {exc}"
-    return None
+    return write_png(annotation_path(folder, path, ".codes.png", written), annotate(image, codes))
 
 
 def printable(text: str, limit: int = 72) -> str:

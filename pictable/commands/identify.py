@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pictable.commands.images import annotation_folder, annotation_path, open_image, write_png
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -100,15 +102,11 @@ def run(args: argparse.Namespace) -> int:
         except CalibrationError as exc:
             print(f"pictable identify: {exc}", file=sys.stderr)
             return 2
-    annotate_dir = Path(args.annotate) if args.annotate else None
-    if annotate_dir is not None:
-        try:
-            annotate_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            print(
-                f"pictable identify: cannot create {args.annotate}: {exc.strerror}", file=sys.stderr
-            )
-            return 2
+    try:
+        annotate_dir = annotation_folder(args.annotate)
+    except ValueError as exc:
+        print(f"pictable identify: {exc}", file=sys.stderr)
+        return 2
     codes = None if args.codes == "none" else args.codes
     results: list[dict[str, Any]] = []
     status = 0
@@ -137,16 +135,12 @@ def _identify_one(
     pictures: bool,
     calibration: CalibrationFile | None,
 ) -> tuple[dict[str, Any], FrameCards | None, np.ndarray | None]:
-    from pictable.commands.decode import read_image
     from vision.identify import identify_frame
     from vision.identify.sink import frame_json
 
-    try:
-        image = read_image(path)
-    except ValueError as exc:
-        return {"image": path, "error": str(exc)}, None, None
-    except MemoryError:
-        return {"image": path, "error": "image too large to load"}, None, None
+    image, problem = open_image(path)
+    if image is None:
+        return {"image": path, "error": problem}, None, None
     try:
         image = _eight_bit(image)
         found = identify_frame(
@@ -184,29 +178,14 @@ def _eight_bit(image: np.ndarray) -> np.ndarray:
 def _write_annotation(
     folder: Path, path: str, image: np.ndarray, found: FrameCards, written: set[str]
 ) -> str | None:
-    import cv2
-
+    from vision.identify import check_frame
     from vision.identify.draw import annotate
 
-    stem = Path(path).stem or "image"
-    name = f"{stem}.cards.png"
-    n = 2
-    while name in written:
-        name = f"{stem}-{n}.cards.png"
-        n += 1
-    written.add(name)
-    target = folder / name
     try:
-        from vision.identify import check_frame
-
         bgr, _ = check_frame(image)
-        ok, buf = cv2.imencode(".png", annotate(bgr, found))
-        if not ok:
-            return "cannot encode the annotated image"
-        buf.tofile(str(target))
-    except (OSError, cv2.error, ValueError) as exc:
-        return f"cannot write {target}: {exc}"
-    return None
+    except ValueError as exc:
+        return f"cannot annotate: {exc}"
+    return write_png(annotation_path(folder, path, ".cards.png", written), annotate(bgr, found))
 
 
 def _shown(path: str) -> str:

@@ -90,7 +90,7 @@ def run_register(argv: list[str]) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2): argparse has printed it
         return int(exc.code) if isinstance(exc.code, int) else 2
 
-    from pictable.commands.verify import read_image
+    from pictable.commands.images import read_image
     from vision.picmix.decks import deck_path, register_deck
 
     try:
@@ -103,7 +103,7 @@ def run_register(argv: list[str]) -> int:
     photos = []
     for path in images:
         try:
-            photos.append((path, read_image(path)))
+            photos.append((path, read_image(path, bgr=True)))
         except ValueError as exc:
             return _fail(f"{path}: {exc}", 1)
     try:

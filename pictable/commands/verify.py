@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pictable.commands.images import annotation_folder, annotation_path, open_image, write_png
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,8 +48,6 @@ examples:
   pictable verify picmix --video game.mp4 --players Ana,Ben > game.jsonl
   pictable verify picmix --camera 0 --calibration table.json --players Ana,Ben,Cy
 """
-
-MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,31 +95,6 @@ def _no_game(p: argparse.ArgumentParser) -> int:
     return 2
 
 
-def read_image(path: str) -> np.ndarray:
-    """The image at ``path`` as (H, W, 3) uint8 BGR; ``ValueError`` with the reason."""
-    import cv2
-    import numpy as np
-
-    try:
-        if os.path.isdir(path):
-            raise ValueError("is a directory")
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise ValueError(f"file too large ({size} bytes)")
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as exc:
-        raise ValueError(f"cannot read file: {exc.strerror or exc}") from None
-    if data.size == 0:
-        raise ValueError("empty file")
-    try:
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    except cv2.error as exc:
-        raise ValueError(f"cannot decode image: {exc.err}") from None
-    if image is None:
-        raise ValueError("not an image file that OpenCV can read")
-    return np.asarray(image)
-
-
 def load_deck_arg(name: str) -> Any:
     """The ``--deck`` as an ``ItemDeck`` (``ValueError`` for an unknown name)."""
     from vision.picmix.decks import load_registered
@@ -136,12 +109,9 @@ def verify_one(path: str, deck: Any) -> tuple[dict[str, Any], Any, np.ndarray | 
     """(JSON entry, reading, image) for one file; the entry carries "error" on failure."""
     from vision.picmix.reader import PicmixFailure, verify_frame
 
-    try:
-        image = read_image(path)
-    except ValueError as exc:
-        return {"image": path, "error": str(exc)}, None, None
-    except MemoryError:
-        return {"image": path, "error": "image too large to load"}, None, None
+    image, problem = open_image(path, bgr=True)
+    if image is None:
+        return {"image": path, "error": problem}, None, None
     try:
         reading = verify_frame(image, deck)
     except ValueError as exc:
@@ -157,17 +127,6 @@ def verify_one(path: str, deck: Any) -> tuple[dict[str, Any], Any, np.ndarray | 
     if isinstance(reading, PicmixFailure):  # {"error"}, and "verdict": "unsure" when covered
         entry = {"image": path, **reading.to_json()}
     return entry, reading, image
-
-
-def _annotation_path(folder: Path, path: str, written: set[str]) -> Path:
-    stem = Path(path).stem or "image"
-    name = f"{stem}.picmix.png"
-    k = 2
-    while name in written:
-        name = f"{stem}-{k}.picmix.png"
-        k += 1
-    written.add(name)
-    return folder / name
 
 
 def _print_entry(entry: dict[str, Any]) -> None:
@@ -208,16 +167,11 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"pictable verify picmix: {exc}", file=sys.stderr)
         return 2
-    folder = Path(args.annotate) if args.annotate else None
-    if folder is not None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            print(
-                f"pictable verify picmix: cannot create {args.annotate}: {exc.strerror}",
-                file=sys.stderr,
-            )
-            return 2
+    try:
+        folder = annotation_folder(args.annotate)
+    except ValueError as exc:
+        print(f"pictable verify picmix: {exc}", file=sys.stderr)
+        return 2
     results: list[dict[str, Any]] = []
     status = 0
     written: set[str] = set()
@@ -227,13 +181,12 @@ def run(args: argparse.Namespace) -> int:
         if "error" in entry:
             status = 1
         if folder is not None and image is not None and reading is not None:
-            import cv2
-
             from vision.picmix.draw import annotate
 
-            out = _annotation_path(folder, path, written)
-            if not cv2.imwrite(str(out), annotate(image, reading)):
-                print(f"pictable verify picmix: cannot write {out}", file=sys.stderr)
+            out = annotation_path(folder, path, ".picmix.png", written)
+            problem = write_png(out, annotate(image, reading))
+            if problem:
+                print(f"pictable verify picmix: {problem}", file=sys.stderr)
                 status = 1
         if not args.json:
             _print_entry(entry)
