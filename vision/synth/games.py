@@ -159,7 +159,7 @@ def pickpic_session(
     round after that many gives (no random cards, no rankings). ``out_of_turn``: the share
     of gives made before their call (swapped with a later call to another receiver), as
     when players do not wait for the assistant."""
-    from vision.synth.sequences import Hands, Script, _carried, _const, _reach, _withdraw
+    from vision.synth.sequences import Hands, Script, _carry_away, _const, _lay, _reach
 
     if not 3 <= n_players <= 5:
         raise ValueError(f"Pick Pic is for 3 to 5 players, got {n_players}")
@@ -184,19 +184,12 @@ def pickpic_session(
 
     def lay(who: int, card: CardSpec, *, pause: float = PAUSE_S) -> None:
         """``who``'s hand brings ``card`` in and lays it; the table then stays still."""
-        target = card.center_mm()
-        _reach(
-            script,
-            _const(_scene_cards(base, table)),
-            hands[who],
-            target,
-            duration=0.55,
-            carry=card,
-            end_height=10.0,
-        )
+        before = _scene_cards(base, table)
         table.append(card)
         after = _scene_cards(base, table)
-        _withdraw(script, _const(after), hands[who], target, duration=0.4)
+        _lay(
+            script, before, after, hands[who], card, card.center_mm(), reach_s=0.55, withdraw_s=0.4
+        )
         script.add(pause, lambda u: after)
 
     def pick_up(who: int, cards: list[CardSpec]) -> None:
@@ -217,20 +210,7 @@ def pickpic_session(
             table.remove(c)
         after = _scene_cards(base, table)
         carried = replace(cards[-1], face="back")
-
-        def scene(u: float) -> SceneSpec:
-            b = hands[who].away(target)
-            e = u * u * (3 - 2 * u)
-            tip = (target[0] + (b[0] - target[0]) * e, target[1] + (b[1] - target[1]) * e)
-            h = 12.0 + 90.0 * e
-            hand = hands[who].at(
-                tip, h, speed_mm_s=600.0 * math.sin(math.pi * u), holding=carried.card_id
-            )
-            return replace(
-                after, hands=(hand,), held_cards=(_carried(carried, tip, h, hand.angle_deg),)
-            )
-
-        script.add(0.45, scene)
+        _carry_away(script, after, hands[who], carried, target, height=12.0)
         script.add(PAUSE_S, lambda u: after)
 
     for rnd in range(n_rounds):
@@ -415,7 +395,7 @@ def picflip_game(
     reject_share: float = 0.2,
 ) -> tuple[Any, Camera, SceneSpec]:
     """A whole Pic Flip game with 3-5 cards per player (the ``hands`` option)."""
-    from vision.synth.sequences import Hands, Script, _carried, _const, _reach, _withdraw
+    from vision.synth.sequences import Hands, Script, _carry_away, _const, _lay, _reach
 
     if not 2 <= n_players <= 6:
         raise ValueError(f"Pic Flip is for 2 to 6 players, got {n_players}")
@@ -442,18 +422,10 @@ def picflip_game(
         pos = (centre[0] + float(off[0]), centre[1] + float(off[1]))
         ang = _facing(camera, seats[who]) + float(rng.uniform(-30, 30))
         card = CardSpec.flat(card_id, "front", pos, ang, height_mm=0.3 * (len(pile) + 1))
-        _reach(
-            script,
-            _const(_scene_cards(base, pile)),
-            hands[who],
-            pos,
-            duration=0.5,
-            carry=card,
-            end_height=10.0,
-        )
+        before = _scene_cards(base, pile)
         pile.append(card)
         after = _scene_cards(base, pile)
-        _withdraw(script, _const(after), hands[who], pos, duration=0.35)
+        _lay(script, before, after, hands[who], card, pos, reach_s=0.5, withdraw_s=0.35)
         script.add(PAUSE_S, lambda u: after)
         return card
 
@@ -505,27 +477,7 @@ def picflip_game(
                 end_height=10.0,
             )
             after = _scene_cards(base, pile)
-            target = card.center_mm()
-
-            def back(
-                u: float,
-                who: int = who,
-                card: CardSpec = card,
-                target: Vec2 = target,
-                after: SceneSpec = after,
-            ) -> SceneSpec:
-                b = hands[who].away(target)
-                e = u * u * (3 - 2 * u)
-                tip = (target[0] + (b[0] - target[0]) * e, target[1] + (b[1] - target[1]) * e)
-                h = 10.0 + 90.0 * e
-                hand = hands[who].at(
-                    tip, h, speed_mm_s=600.0 * math.sin(math.pi * u), holding=card.card_id
-                )
-                return replace(
-                    after, hands=(hand,), held_cards=(_carried(card, tip, h, hand.angle_deg),)
-                )
-
-            script.add(0.45, back)
+            _carry_away(script, after, hands[who], card, card.center_mm(), height=10.0)
             countdown()
         top = who
         if left[players[who]] == 0:

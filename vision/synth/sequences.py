@@ -240,6 +240,56 @@ def _withdraw(
     script.add(duration, scene)
 
 
+def _lay(
+    script: Script,
+    before: SceneSpec,
+    after: SceneSpec,
+    hands: Hands,
+    card: CardSpec,
+    target: Vec2,
+    *,
+    reach_s: float,
+    withdraw_s: float = 0.5,
+    end_height: float = 10.0,
+) -> None:
+    """A hand carries ``card`` flat from out of view to ``target`` over the scene
+    ``before``, lets go and withdraws over ``after`` (the scene with the card laid)."""
+    _reach(
+        script,
+        _const(before),
+        hands,
+        target,
+        duration=reach_s,
+        carry=card,
+        end_height=end_height,
+    )
+    _withdraw(script, _const(after), hands, target, duration=withdraw_s)
+
+
+def _carry_away(
+    script: Script,
+    after: SceneSpec,
+    hands: Hands,
+    card: CardSpec,
+    origin: Vec2,
+    *,
+    height: float,
+    duration: float = 0.45,
+) -> None:
+    """A hand whose fingertips are ``height`` mm over ``origin`` carries ``card`` flat out
+    of view (rising as it goes) over the scene ``after``."""
+
+    def scene(u: float) -> SceneSpec:
+        b = hands.away(origin)
+        e = u * u * (3 - 2 * u)
+        tip = (origin[0] + (b[0] - origin[0]) * e, origin[1] + (b[1] - origin[1]) * e)
+        h = height + 90.0 * e
+        hand = hands.at(tip, h, speed_mm_s=600.0 * math.sin(math.pi * u), holding=card.card_id)
+        return replace(after, hands=(hand,), held_cards=(_carried(card, tip, h, hand.angle_deg),))
+
+    script.add(duration, scene)
+
+
 def _carried(card: CardSpec, tip: Vec2, height: float, angle_deg: float) -> CardSpec:
     """A card carried flat under the fingertips, a little below the hand."""
     a = math.radians(angle_deg)
@@ -449,12 +499,9 @@ def _picmix_claim(
     obj_target = (objective.pose.origin_mm[0], objective.pose.origin_mm[1])
     obj_centre = _card_centre(objective)
     carried = replace(objective, face="back")
-    _reach(
-        script, lambda: base_spec, player, obj_centre, duration=0.7, carry=carried, end_height=12.0
-    )
     del obj_target
     on_table = replace(base_spec, cards=(*pile, objective))
-    _withdraw(script, lambda: on_table, player, obj_centre)
+    _lay(script, base_spec, on_table, player, carried, obj_centre, reach_s=0.7, end_height=12.0)
     script.event(
         {"type": "reveal", "card": objective.card_id, "items": list(deck[objective.card_id].items)}
     )
@@ -462,10 +509,11 @@ def _picmix_claim(
     for card in row:
         centre = _card_centre(card)
         now = replace(on_table, cards=(*pile, objective, *laid))
-        _reach(script, _const(now), player, centre, duration=0.6, carry=card, end_height=12.0)
         laid.append(card)
         after = replace(on_table, cards=(*pile, objective, *laid), picmix_areas=full.picmix_areas)
-        _withdraw(script, _const(after), player, centre, duration=0.45)
+        _lay(
+            script, now, after, player, card, centre, reach_s=0.6, withdraw_s=0.45, end_height=12.0
+        )
     final = replace(on_table, cards=(*pile, objective, *laid), picmix_areas=full.picmix_areas)
     script.add(0.3, lambda u: final)
     _reach(
@@ -516,18 +564,9 @@ def _pickpic_round(
         )
         card = CardSpec.flat(order.pop(), "front", spots[i], ang + float(rng.uniform(-6, 6)))
         now = replace(base_spec, cards=tuple(cards))
-        _reach(
-            script,
-            _const(now),
-            hands[i],
-            spots[i],
-            duration=0.55,
-            carry=card,
-            end_height=10.0,
-        )
         cards.append(card)
         after = replace(base_spec, cards=tuple(cards))
-        _withdraw(script, _const(after), hands[i], spots[i], duration=0.4)
+        _lay(script, now, after, hands[i], card, spots[i], reach_s=0.55, withdraw_s=0.4)
         script.event({"type": "reveal", "player": p, "card": card.card_id})
     gives = [(i, (i + k) % n_players) for k in range(1, n_players) for i in range(n_players)]
     if n_gives is not None:
@@ -555,24 +594,10 @@ def _pickpic_round(
             height_mm=0.3 * received[to],
         )
         now = replace(base_spec, cards=tuple(cards))
-        _reach(
-            script,
-            _const(now),
-            hands[giver],
-            (float(place[0]), float(place[1])),
-            duration=0.6,
-            carry=card,
-            end_height=10.0,
-        )
         cards.append(card)
         after = replace(base_spec, cards=tuple(cards))
-        _withdraw(
-            script,
-            _const(after),
-            hands[giver],
-            (float(place[0]), float(place[1])),
-            duration=0.4,
-        )
+        target = (float(place[0]), float(place[1]))
+        _lay(script, now, after, hands[giver], card, target, reach_s=0.6, withdraw_s=0.4)
         script.event(
             {"type": "give", "from": players[giver], "to": players[to], "card": card.card_id}
         )
