@@ -11,7 +11,7 @@ import segno
 
 from vision.identify import identify_frame
 from vision.identify.codes import (
-    _lstsq_homography,
+    _lstsq_homographies,
     qr_windows,
     read_markers,
     read_qr_fast,
@@ -104,10 +104,33 @@ def test_homography_matches_opencv() -> None:
     h_true = np.array([[1.3, 0.2, 40.0], [-0.1, 1.2, 70.0], [2e-4, -1e-4, 1.0]])
     p = np.hstack([src, np.ones((8, 1))]) @ h_true.T
     dst = p[:, :2] / p[:, 2:]
-    h = _lstsq_homography(src, dst)
-    assert h is not None
-    assert np.allclose(h, h_true, atol=1e-6)
-    assert _lstsq_homography(np.zeros((4, 2)), dst[:4]) is None  # degenerate: all one point
+    # Solved together with a degenerate fit (all one point), which does not spoil it.
+    homs, ok = _lstsq_homographies(np.stack([src, np.zeros((8, 2))]), np.stack([dst, dst]))
+    assert ok.tolist() == [True, False]
+    assert np.allclose(homs[0], h_true, atol=1e-6)
+    found, _ = cv2.findHomography(src, dst, 0)
+    assert np.allclose(homs[0], found, atol=1e-6)
+
+
+def test_batched_homographies_match_numpys_least_squares() -> None:
+    """The batched SVD solve gives what ``np.linalg.lstsq`` gives for each fit (noisy
+    corners, so a true least-squares residual)."""
+    rng = np.random.default_rng(1)
+    src = rng.uniform(0, 88, (5, 8, 2))
+    dst = src * 7.0 + rng.normal(0, 0.5, src.shape) + 300.0
+    homs, ok = _lstsq_homographies(src, dst)
+    assert ok.all()
+    for s, d, h in zip(src, dst, homs, strict=True):
+        x, y, u, v = s[:, 0], s[:, 1], d[:, 0], d[:, 1]
+        one, zero = np.ones(8), np.zeros(8)
+        a = np.concatenate(
+            [
+                np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], axis=1),
+                np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], axis=1),
+            ]
+        )
+        sol = np.linalg.lstsq(a, np.concatenate([u, v]), rcond=None)[0]
+        assert np.allclose(h.reshape(-1)[:8], sol, rtol=1e-9, atol=1e-9)
 
 
 def test_two_markers_fit_the_card_without_snapping() -> None:

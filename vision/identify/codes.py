@@ -27,7 +27,6 @@ returned and the picture decides (:mod:`vision.identify.identify`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Literal
@@ -37,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.codes.aruco import load_dictionary
-from vision.identify.quads import _intersect, _outward_normals, _sample
+from vision.identify.quads import _intersect, _outward_normals
 from vision.identify.reading import Side
 from vision.kit import geometry as g
 from vision.kit.codes import card_for_marker, face_codes, marker_table, parse_payload
@@ -84,11 +83,21 @@ class CodeSighting:
 
 
 @functools.cache
-def _kit_marker_codes() -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
-    """(ids, codes (n, 4) uint64 in four rotations) of every marker printed on a kit card."""
+def _kit_marker_lookup() -> dict[int, tuple[int, int]]:
+    """Packed 16-bit code (the dictionary's, as :func:`_read_quads` packs the inner cells) ->
+    (marker id, rotation) of every marker printed on a kit card, in each of its four
+    rotations; a code that two markers or two rotations share is left out (it names no one
+    marker and pose)."""
     ids = np.array(sorted(marker_table()), np.int64)
-    codes = load_dictionary("DICT_4X4_1000").codes[ids]
-    return ids, np.asarray(codes, np.uint64)
+    codes = np.asarray(load_dictionary("DICT_4X4_1000").codes[ids], np.uint64)
+    hits: dict[int, list[tuple[int, int]]] = {}
+    for (k, rotation), code in np.ndenumerate(codes):
+        hits.setdefault(int(code), []).append((int(ids[k]), rotation))
+    return {code: found[0] for code, found in hits.items() if len(found) == 1}
+
+
+#: Corner order of a candidate read in each rotation (``np.roll`` by the rotation).
+_ROTATED = np.array([np.roll(np.arange(4), r) for r in range(4)])
 
 
 @functools.cache
@@ -103,22 +112,6 @@ def face_geometry(
 def _face_corners_mm(size_wh: tuple[float, float]) -> NDArray[np.float64]:
     w, h = size_wh
     return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-
-
-def _pose(
-    place_mm: NDArray[np.float64], corners_px: NDArray[np.floating], size_wh: tuple[float, float]
-) -> NDArray[np.float64]:
-    """The card face's outline in pixels given a code's square on the face (mm) and its
-    corners in the frame (pixels), both in the code's order.
-
-    An affine map (least squares over the four corners), not a homography: a code is a
-    fifth of the card or less, and a homography's perspective terms fitted to its corners
-    (each good to a pixel) swing the far corners of the card by tens of pixels; over one
-    card the camera's perspective is small (the outline is then snapped to the card's
-    edges, :func:`vision.identify.quads.refine_quads`)."""
-    return _affine_apply(
-        _affine(place_mm, np.asarray(corners_px, np.float64)), _face_corners_mm(size_wh)
-    )
 
 
 def _affine(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -143,17 +136,39 @@ def sighting(
 ) -> CodeSighting | None:
     """A :class:`CodeSighting` with the poses its code allows (None when the face carries no
     such code, e.g. a QR code on a Pic Flip front)."""
-    size, markers, qr = face_geometry(card, side)
-    places = (
-        [r.corners().astype(np.float64) for r in markers]
-        if kind == "marker"
-        else ([qr.corners().astype(np.float64)] if qr is not None else [])
-    )
-    if not places:
+    found = _code_places(card, side, kind)
+    if found is None:
         return None
+    places, maps = found
     corners = np.asarray(corners_px, np.float32).reshape(4, 2)
-    poses = np.stack([_pose(p, corners, size) for p in places])
-    return CodeSighting(kind, card, side, corners, poses, np.stack(places))
+    return CodeSighting(kind, card, side, corners, maps @ corners.astype(np.float64), places)
+
+
+@functools.cache
+def _code_places(
+    card: str, side: str, kind: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """(places (k, 4, 2) mm, maps (k, 4, 4)) of a face's codes of ``kind``: each code's
+    square on the face, and the linear map from that code's four corners in the frame (px,
+    the code's order) to the face's outline (TL, TR, BR, BL px); None when the face has no
+    such code. Read-only arrays, the same for every sighting of that code.
+
+    The map is an affine fit (least squares over the four corners, folded with the face's
+    corners into one matrix), not a homography: a code is a fifth of the card or less, and
+    a homography's perspective terms fitted to its corners (each good to a pixel) swing the
+    far corners of the card by tens of pixels; over one card the camera's perspective is
+    small (the outline is then snapped to the card's edges,
+    :func:`vision.identify.quads.refine_quads`)."""
+    size, markers, qr = face_geometry(card, side)
+    rects = markers if kind == "marker" else (() if qr is None else (qr,))
+    if not rects:
+        return None
+    places = np.stack([r.corners().astype(np.float64) for r in rects])
+    outline = np.hstack([_face_corners_mm(size), np.ones((4, 1))])
+    maps = np.stack([outline @ _pinv(p.tobytes()) for p in places])
+    places.flags.writeable = False
+    maps.flags.writeable = False
+    return places, maps
 
 
 # ---- the fast reader -----------------------------------------------------------------------
@@ -169,9 +184,10 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     )
     # BBDT: on these thresholded frames (thousands of specks of texture) a third faster than
     # the default (Spaghetti) on one thread.
-    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+    _, found_labels, found_stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
         binary, 8, cv2.CV_32S, cv2.CCL_BBDT
     )
+    labels, stats = np.asarray(found_labels, np.int32), np.asarray(found_stats, np.int32)
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     max_side = max(h, w) // 2
     ok = (bw >= MIN_MARKER_PX) & (bh >= MIN_MARKER_PX) & (bw <= max_side) & (bh <= max_side)
@@ -179,27 +195,17 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     # it, and a square turned any way fills at least half its bounding box.
     ok &= (area >= 0.25 * bw * bh) & (np.maximum(bw, bh) <= 2 * np.minimum(bw, bh))
     ok[0] = False
-    quads = []
-    for i in np.flatnonzero(ok):
-        x, y, cw, ch = (int(v) for v in stats[i, :4])
-        x0, y0 = max(0, x - 1), max(0, y - 1)
-        roi = (labels[y0 : y + ch + 1, x0 : x + cw + 1] == i).astype(np.uint8)
-        contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        c = max(contours, key=len)
-        approx = cv2.approxPolyDP(c, 0.04 * len(c), True)
-        if len(approx) != 4 or not cv2.isContourConvex(approx):
-            continue
-        q = approx.reshape(4, 2).astype(np.float32) + np.array([x0, y0], np.float32)
-        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-        if sides.min() < 0.5 * MIN_MARKER_PX or sides.max() > 2.5 * sides.min():
-            continue
-        v1, v2 = q[1] - q[0], q[2] - q[0]
-        if v1[0] * v2[1] - v1[1] * v2[0] < 0:
-            q = q[[0, 3, 2, 1]]
-        quads.append(q)
-    if not quads:
+    found = [_component_polygon(labels, i, box) for i, box in _boxes(stats, ok)]
+    out = np.array([q for q in found if q is not None], np.float32).reshape(-1, 4, 2)
+    # Sides of a marker's size and not too unequal; turned clockwise on screen.
+    sides = np.linalg.norm(out - np.roll(out, -1, axis=1), axis=2)
+    shortest = sides.min(axis=1, initial=np.inf)
+    out = out[(shortest >= 0.5 * MIN_MARKER_PX) & (sides.max(axis=1, initial=0) <= 2.5 * shortest)]
+    if not len(out):
         return np.zeros((0, 4, 2), np.float32)
-    out = np.stack(quads).astype(np.float32)
+    v1, v2 = out[:, 1] - out[:, 0], out[:, 2] - out[:, 0]
+    turned = v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0] < 0
+    out[turned] = out[turned][:, [0, 3, 2, 1]]
     # The contour runs through the centres of the outermost dark pixels: the marker's edge
     # lies half a pixel further out. Sub-pixel corners from the grey image.
     centre = out.mean(axis=1, keepdims=True)
@@ -209,6 +215,33 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     out[..., 0] = np.clip(out[..., 0], 0, w - 1)
     out[..., 1] = np.clip(out[..., 1], 0, h - 1)
     return refine_marker_corners(grey, out)
+
+
+def _boxes(
+    stats: NDArray[np.int32], ok: NDArray[np.bool_]
+) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """(label, (x, y, w, h)) of the components marked ``ok`` in a
+    ``connectedComponentsWithStats`` table (as Python ints: one conversion, not four per
+    component)."""
+    index = np.flatnonzero(ok)
+    return list(zip(index.tolist(), map(tuple, stats[index, :4].tolist()), strict=True))
+
+
+def _component_polygon(
+    labels: NDArray[np.int32], label: int, box: tuple[int, int, int, int]
+) -> NDArray[np.float32] | None:
+    """(4, 2) float32 frame corners of component ``label`` of ``labels`` (its bounding box
+    ``box`` (x, y, w, h)): its outer contour, traced in its own window, simplified to a
+    polygon; None unless that is a convex quadrilateral."""
+    x, y, cw, ch = box
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    roi = (labels[y0 : y + ch + 1, x0 : x + cw + 1] == label).view(np.uint8)
+    contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=len)
+    approx = cv2.approxPolyDP(c, 0.04 * len(c), True)
+    if len(approx) != 4 or not cv2.isContourConvex(approx):
+        return None
+    return np.asarray(approx.reshape(4, 2) + np.array([x0, y0]), np.float32)
 
 
 #: Edge refinement of a candidate's corners: points along each side (share of the side, away
@@ -245,8 +278,12 @@ def refine_marker_corners(
     offsets = np.arange(-hi - 0.5, hi + 0.5 + 1e-9, _EDGE_STEP)  # (k,)
     along = (np.roll(q, -1, axis=1) - q)[:, :, None, :] * _EDGE_ALONG[:, None]
     base = q[:, :, None, :] + along  # (n, 4, m, 2)
-    pts = base[:, :, :, None, :] + offsets[:, None] * nrm[:, :, None, None, :]
-    profile = _sample(grey, pts)  # (n, 4, m, k)
+    # x and y apart: numpy is slow over a last axis of two.
+    profile = _sample_xy(  # (n, 4, m, k)
+        grey,
+        base[..., 0, None] + offsets * nrm[:, :, None, None, 0],
+        base[..., 1, None] + offsets * nrm[:, :, None, None, 1],
+    )
     # Rise over one pixel, centred between samples two steps apart on each side.
     half = round(0.5 / _EDGE_STEP)
     rise = profile[..., 2 * half :] - profile[..., : -2 * half]
@@ -284,6 +321,29 @@ def refine_marker_corners(
     return np.asarray(np.where(keep[:, None, None], out, q), np.float32)
 
 
+def _sample_xy(
+    img: NDArray[np.uint8], x: NDArray[np.float64], y: NDArray[np.float64]
+) -> NDArray[np.float32]:
+    """Bilinear samples of ``img`` at points given by their ``x`` and ``y`` (pixels, arrays
+    of one shape); 0 outside. As :func:`vision.identify.quads._sample`, which takes (..., 2)
+    points: laid out the same way for ``cv2.remap`` (rows of 1,024 points), so the same
+    samples."""
+    shape = x.shape
+    n = x.size
+    if n == 0:
+        return np.zeros(shape, np.float32)
+    cols = min(n, 1024)
+    rows = -(-n // cols)
+    flat = np.full((2, rows * cols), -10.0, np.float32)
+    flat[0, :n] = x.reshape(-1)
+    flat[1, :n] = y.reshape(-1)
+    maps = flat.reshape(2, rows, cols)
+    out = cv2.remap(
+        img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+    )
+    return np.asarray(out, np.float32).reshape(-1)[:n].reshape(shape)
+
+
 def _line_fit(
     t: NDArray[np.float64], s: NDArray[np.float64], w: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -317,10 +377,14 @@ def _cell_ratios(grey: NDArray[np.uint8], quads: NDArray[np.float32]) -> NDArray
         -1, 1, 2
     )
     pts = (centres + _CELL_SAMPLES).reshape(-1, 2)  # (36 * k, 2) in cells, row-major
-    hom_pts = np.concatenate([pts, np.ones((len(pts), 1))], axis=1)
-    mapped = np.einsum("nij,pj->npi", homs, hom_pts)
-    xy = mapped[..., :2] / mapped[..., 2:]
-    samples = _sample(grey, xy)  # (n, 36 * k)
+    cx, cy = pts[:, 0], pts[:, 1]
+    h = homs[:, :, :, None]  # (n, 3, 3, 1): each entry against every point
+    w = h[:, 2, 0] * cx + h[:, 2, 1] * cy + h[:, 2, 2]
+    samples = _sample_xy(  # (n, 36 * k)
+        grey,
+        (h[:, 0, 0] * cx + h[:, 0, 1] * cy + h[:, 0, 2]) / w,
+        (h[:, 1, 0] * cx + h[:, 1, 1] * cy + h[:, 1, 2]) / w,
+    )
     levels = samples.reshape(n, _CELLS * _CELLS, -1).mean(axis=2)
     dark, light = _otsu_classes(levels)
     span = light - dark
@@ -371,22 +435,29 @@ def _read_quads(
     bits = inner > _BIT_THRESHOLD
     weights = np.left_shift(np.uint64(1), np.arange(16, dtype=np.uint64))
     packed = np.bitwise_or.reduce(np.where(bits, weights, np.uint64(0)), axis=1)
-    ids, codes = _kit_marker_codes()
+    lookup = _kit_marker_lookup()
+    framed = border_wrong <= _MAX_BORDER_WRONG
+    named = [
+        (k, *lookup[code])
+        for k, code in zip(np.flatnonzero(framed).tolist(), packed[framed].tolist(), strict=True)
+        if code in lookup
+    ]
+    if not named:
+        return [], read
+    index = np.array([k for k, _, _ in named])
+    read[index] = True
+    corners = quads[index[:, None], _ROTATED[[r for _, _, r in named]]]  # (m, 4, 2)
+    centres = corners.mean(axis=1)
+    # The same marker from an inner contour: a centre near one read before.
+    side = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1).astype(np.float64)
+    reach = (0.3 * side).astype(np.float32)  # compared in float32, as the distances are
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < reach[:, None]
     out: list[tuple[int, NDArray[np.float32]]] = []
-    centres: list[NDArray[np.float32]] = []
-    for k in np.flatnonzero(border_wrong <= _MAX_BORDER_WRONG):
-        hit = np.argwhere(codes == packed[k])
-        if len(hit) != 1:
-            continue
-        idx, rotation = int(hit[0, 0]), int(hit[0, 1])
-        corners = np.roll(quads[k], rotation, axis=0)
-        c = corners.mean(axis=0)
-        side = float(np.linalg.norm(corners[1] - corners[0]))
-        read[k] = True
-        if centres and (np.linalg.norm(np.asarray(centres) - c, axis=1) < 0.3 * side).any():
-            continue  # the same marker from an inner contour
-        centres.append(c)
-        out.append((int(ids[idx]), corners))
+    kept: list[int] = []
+    for j, (_, marker, _) in enumerate(named):
+        if not near[j, kept].any():
+            kept.append(j)
+            out.append((marker, corners[j]))
     return out, read
 
 
@@ -545,101 +616,144 @@ class CodeCard:
         return tuple(c.kind for c in self.codes)
 
 
-def _close(a: NDArray[np.float64], b: NDArray[np.float64], tol: float) -> bool:
-    return bool(np.abs(a - b).max() < tol)
-
-
-def _fit(
-    codes: list[tuple[CodeSighting, int]], size_wh: tuple[float, float]
-) -> tuple[NDArray[np.float64], bool]:
-    """The card's outline from several codes (each with the index of its pose), and whether
-    it was fitted by a homography (codes far apart: two corners); else an affine map
-    fitted to all their corners (face mm -> px)."""
-    src = np.concatenate([c.places_mm[i] for c, i in codes]).astype(np.float64)
-    dst = np.concatenate([c.corners_px for c, _ in codes]).astype(np.float64)
-    spread = np.ptp(src, axis=0).min()
-    if spread > 0.5 * min(size_wh):
-        # Codes far apart on the card (two corners): a homography is well conditioned.
-        h = _lstsq_homography(src, dst)
-        if h is not None:
-            pts = np.hstack([_face_corners_mm(size_wh), np.ones((4, 1))]) @ h.T
-            if (pts[:, 2] > 1e-9).all():
-                return np.asarray(pts[:, :2] / pts[:, 2:], np.float64), True
-    return _affine_apply(_affine(src, dst), _face_corners_mm(size_wh)), False
-
-
-def _lstsq_homography(
-    src: NDArray[np.float64], dst: NDArray[np.float64]
-) -> NDArray[np.float64] | None:
-    """(3, 3) least-squares homography of (n, 2) points ``src`` onto ``dst`` (n >= 4; the
-    last entry fixed to 1), or None when degenerate. Solved directly: OpenCV's
-    ``findHomography`` costs ten times more for the eight corners of two codes."""
-    x, y = src[:, 0], src[:, 1]
-    u, v = dst[:, 0], dst[:, 1]
-    one, zero = np.ones_like(x), np.zeros_like(x)
-    a = np.concatenate(
-        [
-            np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], axis=1),
-            np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], axis=1),
-        ]
-    )
-    sol, _, rank, _ = np.linalg.lstsq(a, np.concatenate([u, v]), rcond=None)
-    if rank < 8:
-        return None
-    return np.append(sol, 1.0).reshape(3, 3)
-
-
 def vote(sightings: list[CodeSighting]) -> list[CodeCard]:
     """Group sightings into cards: codes whose poses agree (corners within a fifth of the
     card's size) are one card; per card id, the place with the most codes wins (a QR code
     counts two: it carries a checksum), and a place whose codes name different sides goes to
     the majority. ``disagree`` counts the other cards named at a card's place."""
-    groups: dict[str, list[CodeSighting]] = {}
-    for s in sightings:
-        groups.setdefault(s.card, []).append(s)
-    cards = [_best_place(card, group) for card, group in groups.items()]
-    if len(cards) > 1:
-        centres = np.array([c.corners_px.mean(axis=0) for c in cards])
-        sizes = np.array([np.linalg.norm(c.corners_px[2] - c.corners_px[0]) for c in cards])
-        near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < 0.2 * sizes[:, None]
-        np.fill_diagonal(near, False)
-        cards = [dataclasses.replace(c, disagree=int(near[k].sum())) for k, c in enumerate(cards)]
-    return cards
+    if not sightings:
+        return []
+    places = _best_places(sightings)
+    fitted = _fit_outlines([(face_geometry(card, side)[0], agree) for card, side, agree in places])
+    corners = np.stack([c for c, _ in fitted])  # (k, 4, 2)
+    centres = corners.mean(axis=1)
+    sizes = np.linalg.norm(corners[:, 2] - corners[:, 0], axis=1)
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < 0.2 * sizes[:, None]
+    np.fill_diagonal(near, False)
+    disagree = near.sum(axis=1).tolist()
+    return [
+        CodeCard(card, side, c, _alternatives(agree), tuple(t for t, _ in agree), n, spanned)
+        for (card, side, agree), (c, spanned), n in zip(places, fitted, disagree, strict=True)
+    ]
+
+
+def _fit_outlines(
+    places: list[tuple[tuple[float, float], list[tuple[CodeSighting, int]]]],
+) -> list[tuple[NDArray[np.float64], bool]]:
+    """Each card's outline (4, 2) px, and whether it was fitted by a homography, from its
+    ``places`` entry: the face's size (w, h) mm and the codes that agree on its place (each
+    with the index of its pose there). One code: its pose. Codes far apart on the face (two
+    corners): a homography, which is well conditioned there; otherwise (or when it is
+    degenerate) an affine map fitted to all their corners (face mm -> px). The homographies
+    of a frame are solved together (:func:`_lstsq_homographies`)."""
+    out: list[tuple[NDArray[np.float64], bool] | None] = []
+    spans: dict[int, list[int]] = {}  # number of code corners -> cards to fit by homography
+    fits: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+    for k, (size, agree) in enumerate(places):
+        if len(agree) == 1:
+            t, j = agree[0]
+            out.append((t.poses[j], False))
+            continue
+        src = np.concatenate([t.places_mm[j] for t, j in agree])
+        fits[k] = src, np.concatenate([t.corners_px for t, _ in agree]).astype(np.float64)
+        out.append(None)
+        if np.ptp(src, axis=0).min() > 0.5 * min(size):
+            spans.setdefault(len(src), []).append(k)
+    for index in spans.values():
+        homs, ok = _lstsq_homographies(
+            np.stack([fits[k][0] for k in index]), np.stack([fits[k][1] for k in index])
+        )
+        faces = np.stack([_face_corners_mm(places[k][0]) for k in index])
+        pts = np.concatenate([faces, np.ones((len(index), 4, 1))], axis=2) @ homs.transpose(0, 2, 1)
+        ok &= (pts[..., 2] > 1e-9).all(axis=1)
+        for k, p, good in zip(index, pts, ok.tolist(), strict=True):
+            if good:
+                out[k] = (p[:, :2] / p[:, 2:], True)
+    return [
+        found
+        if found is not None
+        else (_affine_apply(_affine(*fits[k]), _face_corners_mm(places[k][0])), False)
+        for k, found in enumerate(out)
+    ]
+
+
+def _lstsq_homographies(
+    src: NDArray[np.float64], dst: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """(k, 3, 3) least-squares homographies of (k, n, 2) points ``src`` onto ``dst`` (n >=
+    4; the last entry fixed to 1), and which are well defined (k,) bool (rank 8: not
+    degenerate). Solved directly, all at once by one batched SVD (as ``np.linalg.lstsq``:
+    singular values below ``eps * 2n`` of the largest count as zero): OpenCV's
+    ``findHomography`` costs ten times more for the eight corners of two codes."""
+    k, n = src.shape[:2]
+    x, y = src[..., 0], src[..., 1]
+    u, v = dst[..., 0], dst[..., 1]
+    a = np.zeros((k, 2 * n, 8))
+    a[:, :n, 0], a[:, :n, 1], a[:, :n, 2] = x, y, 1.0
+    a[:, n:, 3], a[:, n:, 4], a[:, n:, 5] = x, y, 1.0
+    a[:, :n, 6], a[:, :n, 7] = -u * x, -u * y
+    a[:, n:, 6], a[:, n:, 7] = -v * x, -v * y
+    left, sv, right = np.linalg.svd(a, full_matrices=False)
+    rank = (sv > np.finfo(np.float64).eps * 2 * n * sv[:, :1]).sum(axis=1)
+    inverse = np.where(rank[:, None] == 8, 1.0 / np.maximum(sv, 1e-300), 0.0)
+    coef = np.einsum("kmi,km->ki", left, np.concatenate([u, v], axis=1)) * inverse
+    sol = np.einsum("kij,ki->kj", right, coef)
+    homs = np.concatenate([sol, np.ones((k, 1))], axis=1).reshape(k, 3, 3)
+    return homs, rank == 8
 
 
 def _weight(s: CodeSighting) -> int:
     return 2 if s.kind == "qr" else 1
 
 
-def _best_place(card: str, group: list[CodeSighting]) -> CodeCard:
-    """The place of ``card`` backed by the most codes of the group (all naming ``card``)."""
-    best: tuple[tuple[int, int], list[tuple[CodeSighting, int]]] | None = None
-    for s in group:
-        for i in range(len(s.poses)):
-            tol = 0.2 * float(np.linalg.norm(s.poses[i][2] - s.poses[i][0]))
-            members = []
-            for t in group:
-                j = next(
-                    (j for j in range(len(t.poses)) if _close(t.poses[j], s.poses[i], tol)), None
-                )
-                if j is not None:
-                    members.append((t, j))
-            key = (sum(_weight(t) for t, _ in members), -len(s.poses))
-            if best is None or key > best[0]:
-                best = (key, members)
-    assert best is not None
-    members = best[1]
-    votes = {"front": 0, "back": 0}
-    for t, _ in members:
-        votes[t.side] += _weight(t)
-    side: Side = "front" if votes["front"] >= votes["back"] else "back"
-    agree = [(t, j) for t, j in members if t.side == side]
-    size = face_geometry(card, side)[0]
-    corners, spanned = (
-        _fit(agree, size) if len(agree) > 1 else (agree[0][0].poses[agree[0][1]], False)
+def _best_places(
+    sightings: list[CodeSighting],
+) -> list[tuple[str, Side, list[tuple[CodeSighting, int]]]]:
+    """Each card's place backed by the most of its codes: (card, the side the majority of
+    those codes name, those codes each with the index of its pose there), cards in the order
+    of their first code.
+
+    Each pose of each code is a candidate place of its card; a code of the same card backs
+    it when one of its poses lies within a fifth of the candidate's diagonal (its first such
+    pose is the one used). The most weight wins (:func:`_weight`), then the candidate of the
+    code with fewer poses, then the earlier candidate. All codes of a frame are compared in
+    one pass."""
+    names = list(dict.fromkeys(s.card for s in sightings))
+    number = {card: k for k, card in enumerate(names)}
+    counts = [len(s.poses) for s in sightings]
+    starts = np.cumsum([0, *counts[:-1]])
+    poses = np.concatenate([s.poses for s in sightings])  # (m, 4, 2)
+    card_of = np.repeat([number[s.card] for s in sightings], counts)
+    tol = 0.2 * np.linalg.norm(poses[:, 2] - poses[:, 0], axis=1)
+    flat = poses.reshape(len(poses), -1)
+    # close[a, b]: pose b, of the same card, lies within candidate a's tolerance.
+    close = (np.abs(flat[None] - flat[:, None]).max(axis=2) < tol[:, None]) & (
+        card_of[:, None] == card_of[None]
     )
-    alternatives = np.zeros((0, 4, 2))
+    backs = np.logical_or.reduceat(close, starts, axis=1)  # (m, codes)
+    weight = backs @ np.array([_weight(s) for s in sightings])
+    owner_poses = np.repeat(counts, counts)
+    key = weight * (owner_poses.max() + 1) - owner_poses
+    out: list[tuple[str, Side, list[tuple[CodeSighting, int]]]] = []
+    for k, card in enumerate(names):
+        candidates = np.flatnonzero(card_of == k)
+        best = int(candidates[np.argmax(key[candidates])])
+        members = [
+            (sightings[i], int(np.argmax(close[best, starts[i] : starts[i] + counts[i]])))
+            for i in np.flatnonzero(backs[best]).tolist()
+        ]
+        votes = {"front": 0, "back": 0}
+        for t, _ in members:
+            votes[t.side] += _weight(t)
+        side: Side = "front" if votes["front"] >= votes["back"] else "back"
+        out.append((card, side, [(t, j) for t, j in members if t.side == side]))
+    return out
+
+
+def _alternatives(agree: list[tuple[CodeSighting, int]]) -> NDArray[np.float64]:
+    """(k, 4, 2) the other poses of a card named by one marker alone (it may be either of its
+    face's two); none otherwise."""
     if len(agree) == 1 and agree[0][0].kind == "marker":
         t, j = agree[0]
-        alternatives = np.delete(t.poses, j, axis=0)
-    return CodeCard(card, side, corners, alternatives, tuple(t for t, _ in agree), 0, spanned)
+        return np.delete(t.poses, j, axis=0)
+    return np.zeros((0, 4, 2))
