@@ -28,6 +28,7 @@ card's picture).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -59,6 +60,10 @@ _PARALLEL_DEG = 10.0
 _RIGHT_ANGLE_TOL_DEG = 30.0
 # Quadrilateral silhouettes of this short/long side ratio are taken as one card.
 _QUAD_ASPECT = (0.5, 0.95)
+# Corner k + 1 (and k - 1) for corner k of a quad: the next (and previous) corner clockwise
+# (an index, where np.roll along the corners cost more than the arithmetic it fed).
+_NEXT = [1, 2, 3, 0]
+_PREVIOUS = [3, 0, 1, 2]
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,10 +110,8 @@ def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     # (a card's edge is a small share of the frame), within fixed bounds.
     gxs = cv2.Sobel(blur, cv2.CV_16S, 1, 0)
     gys = cv2.Sobel(blur, cv2.CV_16S, 0, 1)
-    mag = cv2.magnitude(gxs.astype(np.float32), gys.astype(np.float32))
-    high = float(
-        np.clip(_CANNY_TEXTURE * np.percentile(mag[::4, ::4], 90), _CANNY_HIGH[0], _CANNY_HIGH[1])
-    )
+    mag = cv2.magnitude(gxs[::4, ::4].astype(np.float32), gys[::4, ::4].astype(np.float32))
+    high = float(np.clip(_CANNY_TEXTURE * np.percentile(mag, 90), _CANNY_HIGH[0], _CANNY_HIGH[1]))
     edges = cv2.Canny(gxs, gys, high * _CANNY_LOW_RATIO, high, L2gradient=True)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(
@@ -119,7 +122,7 @@ def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     background = (touches & (area > _BORDER_REGION_MAX * h * w)) | (area > _REGION_MAX * h * w)
     lut = np.where(background, 0, 255).astype(np.uint8)
     lut[0] = 255  # label 0: the edge pixels themselves
-    mask = lut[labels]
+    mask: NDArray[np.uint8] = lut.take(np.asarray(labels))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     return mask, factor
 
@@ -127,21 +130,25 @@ def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
 def order_quads(quads: NDArray[np.floating]) -> NDArray[np.float64]:
     """(m, 4, 2) quads reordered clockwise on screen with the first side a short one (the
     shorter pair of opposite sides)."""
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2).copy()
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     v1 = q[:, 1] - q[:, 0]
     v2 = q[:, 2] - q[:, 0]
     ccw = v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0] < 0
-    q[ccw] = q[ccw][:, [0, 3, 2, 1]]
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    q = np.where(ccw[:, None, None], q[:, [0, 3, 2, 1]], q)
+    sides = _side_lengths(q)
     long_first = sides[:, 0] + sides[:, 2] > sides[:, 1] + sides[:, 3]
-    q[long_first] = np.roll(q[long_first], -1, axis=1)
-    return q
+    return np.where(long_first[:, None, None], q[:, _NEXT], q)
+
+
+def _side_lengths(q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(m, 4) lengths of the sides of (m, 4, 2) quads (side k from corner k to k + 1)."""
+    d = q - q[:, _NEXT]
+    return np.asarray(np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]), np.float64)
 
 
 def quad_aspect(quads: NDArray[np.floating]) -> NDArray[np.float64]:
     """(m,) short/long side ratio of (m, 4, 2) ordered quads (mean of opposite sides)."""
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    sides = _side_lengths(np.asarray(quads, np.float64).reshape(-1, 4, 2))
     return np.asarray((sides[:, 0] + sides[:, 2]) / (sides[:, 1] + sides[:, 3]), np.float64)
 
 
@@ -150,24 +157,36 @@ def _sample(
 ) -> NDArray[np.float32]:
     """Bilinear samples of ``img`` (float32, or uint8: samples rounded to grey levels) at
     ``pts`` (..., 2) (x, y) pixels; 0 outside."""
-    shape = pts.shape[:-1]
-    flat = pts.reshape(-1, 2).astype(np.float32)
-    n = len(flat)
+    return _sample_grid(img, _grid(pts[..., 0], pts[..., 1]), pts.shape[:-1])
+
+
+def _grid(
+    x: NDArray[np.float64], y: NDArray[np.float64]
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """(map_x, map_y) for ``cv2.remap``, each (rows, cols) float32: the points (``x``,
+    ``y``) (same shapes) in order, then points far outside any image. cv2.remap wants maps
+    of fewer than 32767 rows and columns: the points are laid on a 1024-wide grid."""
+    n = x.size
+    cols = max(min(n, 1024), 1)
+    rows = -(-n // cols)
+    maps = np.full((2, rows * cols), -10.0, np.float32)
+    maps[0, :n] = x.reshape(-1)  # float64 to float32 as astype would
+    maps[1, :n] = y.reshape(-1)
+    return maps[0].reshape(rows, cols), maps[1].reshape(rows, cols)
+
+
+def _sample_grid(
+    img: NDArray[np.float32] | NDArray[np.uint8],
+    grid: tuple[NDArray[np.float32], NDArray[np.float32]],
+    shape: tuple[int, ...],
+) -> NDArray[np.float32]:
+    """Bilinear samples of ``img`` at the points of :func:`_grid`, as ``shape``; 0
+    outside."""
+    n = int(np.prod(shape))
     if n == 0:
         return np.zeros(shape, np.float32)
-    # cv2.remap wants maps of fewer than 32767 rows and columns: sample on a 1024-wide grid.
-    cols = min(n, 1024)
-    rows = -(-n // cols)
-    grid = np.full((rows * cols, 2), -10.0, np.float32)
-    grid[:n] = flat
-    grid = grid.reshape(rows, cols, 2)
     out = cv2.remap(
-        img,
-        grid[..., 0],
-        grid[..., 1],
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0,
+        img, grid[0], grid[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
     return np.asarray(out, np.float32).reshape(-1)[:n].reshape(shape)
 
@@ -181,9 +200,12 @@ def _normal_profiles(
 ) -> NDArray[np.float32]:
     """|gradient . normal| at ``points + offset * normal``: points (..., n, 2), normals
     (..., 2) unit, offsets (k,) px -> (..., n, k)."""
-    pts = points[..., :, None, :] + offsets[:, None] * normals[..., None, None, :]
-    vx = _sample(gx, pts)
-    vy = _sample(gy, pts)
+    # x and y apart (numpy is slow over a last axis of two); laid out once for both images.
+    x = points[..., :, None, 0] + offsets * normals[..., None, None, 0]
+    y = points[..., :, None, 1] + offsets * normals[..., None, None, 1]
+    grid = _grid(x, y)
+    vx = _sample_grid(gx, grid, x.shape)
+    vy = _sample_grid(gy, grid, x.shape)
     nx = normals[..., None, None, 0].astype(np.float32)
     ny = normals[..., None, None, 1].astype(np.float32)
     return np.asarray(np.abs(vx * nx + vy * ny), np.float32)
@@ -198,29 +220,34 @@ def _outermost_peak(
     ``v.shape[:-1]``."""
     k = v.shape[-1]
     peak = v.max(axis=-1, keepdims=True)
-    pad = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(1, 1)], constant_values=-1.0)
-    strong = (v >= pad[..., :-2]) & (v >= pad[..., 2:]) & (v >= np.maximum(floor, 0.4 * peak))
-    idx = np.where(strong, np.arange(k), -1).max(axis=-1)
-    idx = np.where(idx < 0, v.argmax(axis=-1), idx)
+    strong = v >= np.maximum(floor, 0.4 * peak)
+    # Local maxima: at least both neighbours (values are >= 0; beyond the ends counts -1).
+    strong[..., 1:] &= v[..., 1:] >= v[..., :-1]
+    strong[..., :-1] &= v[..., :-1] >= v[..., 1:]
+    # The last strong one (the first of the reversed profile), else the strongest.
+    idx = np.where(
+        strong.any(axis=-1), k - 1 - strong[..., ::-1].argmax(axis=-1), v.argmax(axis=-1)
+    )
     j = np.clip(idx, 1, k - 2)
-    y0 = np.take_along_axis(v, (j - 1)[..., None], -1)[..., 0]
-    y1 = np.take_along_axis(v, j[..., None], -1)[..., 0]
-    y2 = np.take_along_axis(v, (j + 1)[..., None], -1)[..., 0]
+    flat = v.reshape(-1, k)
+    row = np.arange(len(flat)).reshape(idx.shape)
+    y0, y1, y2 = flat[row, j - 1], flat[row, j], flat[row, j + 1]
     den = y0 - 2 * y1 + y2
     with np.errstate(divide="ignore", invalid="ignore"):
         sub = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
     step = float(offsets[1] - offsets[0]) if k > 1 else 1.0
     off = offsets[j] + np.clip(sub, -0.5, 0.5) * step
-    value = np.take_along_axis(v, idx[..., None], -1)[..., 0]
+    value = flat[row, idx]
     return np.asarray(off, np.float64), np.asarray(value, np.float32)
 
 
 def _outward_normals(q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Unit directions (m, 4, 2) of the sides of (m, 4, 2) quads and their outward normals."""
-    d = np.roll(q, -1, axis=1) - q
-    d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-9)
+    nxt = q[:, _NEXT]
+    d = nxt - q
+    d /= np.maximum(np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1])[..., None], 1e-9)
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-    mid = (q + np.roll(q, -1, axis=1)) / 2
+    mid = (q + nxt) / 2
     flip = ((mid - q.mean(axis=1, keepdims=True)) * nrm).sum(axis=2) < 0
     nrm[flip] *= -1
     return d, nrm
@@ -231,7 +258,7 @@ def _intersect(
 ) -> NDArray[np.float64]:
     """Corner k = intersection of side k - 1 and side k; sides as point ``p`` and direction
     ``d`` (m, 4, 2); ``fallback`` (m, 4, 2) where they are parallel."""
-    p1, d1 = np.roll(p, 1, axis=1), np.roll(d, 1, axis=1)
+    p1, d1 = p[:, _PREVIOUS], d[:, _PREVIOUS]
     den = d1[..., 0] * d[..., 1] - d1[..., 1] * d[..., 0]
     w = p - p1
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -282,7 +309,7 @@ def _refine(
         r = max(radius if it == 0 else 2.0, 1.5)
         offsets = np.arange(-r, r + 1e-9, 0.5)
         d, nrm = _outward_normals(q)
-        length = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2)  # (m, 4)
+        length = _side_lengths(q)  # (m, 4)
         along = t[None, None, :] * length[..., None]  # (m, 4, n)
         pts = q[:, :, None, :] + along[..., None] * d[:, :, None, :]
         v = _normal_profiles(gx, gy, pts, nrm, offsets)
@@ -310,35 +337,31 @@ def _refine(
         a = np.where(enough, a, 0.0)
         b = np.where(enough, b, 0.0)
         p0 = q + b[..., None] * nrm
-        p1 = np.roll(q, -1, axis=1) + (a * length + b)[..., None] * nrm
+        p1 = q[:, _NEXT] + (a * length + b)[..., None] * nrm
         dirs = p1 - p0
         q = _intersect(p0, dirs, q)
     return q, support
 
 
 def _lines(edges_roi: NDArray[np.uint8], min_votes: int) -> NDArray[np.float64]:
-    """Straight lines of an edge image: (n, 3) (rho px, theta rad in [0, pi), votes),
-    strongest first, near-duplicates (within 3 degrees and 3 px) removed."""
-    found = cv2.HoughLinesWithAccumulator(edges_roi, 1, np.pi / 180, max(8, min_votes))
+    """Straight lines of an edge image: (n, 2) (rho px, theta rad in [0, pi)), strongest
+    first, near-duplicates (within 3 degrees and 3 px) removed."""
+    found = cv2.HoughLines(edges_roi, 1, np.pi / 180, max(8, min_votes))
     if found is None:
-        return np.zeros((0, 3))
-    lines = np.asarray(found, np.float64).reshape(-1, 3)
-    kept: list[NDArray[np.float64]] = []
-    for line in lines[: 4 * _MAX_LINES]:
-        rho, theta, _ = line
-        dup = False
-        for k in kept:
-            dt = abs(theta - k[1])
-            same = dt < np.radians(3) and abs(rho - k[0]) < 3
-            wrapped = np.pi - dt < np.radians(3) and abs(rho + k[0]) < 3
-            if same or wrapped:
-                dup = True
-                break
-        if not dup:
-            kept.append(line)
-            if len(kept) >= _MAX_LINES:
-                break
-    return np.asarray(kept, np.float64).reshape(-1, 3)
+        return np.zeros((0, 2))
+    lines = np.asarray(found, np.float64).reshape(-1, 2)[: 4 * _MAX_LINES]
+    rho, theta = lines[:, 0], lines[:, 1]
+    dt = np.abs(theta[:, None] - theta[None, :])
+    tol = np.radians(3)
+    dup = (dt < tol) & (np.abs(rho[:, None] - rho[None, :]) < 3)
+    dup |= (np.pi - dt < tol) & (np.abs(rho[:, None] + rho[None, :]) < 3)
+    # Greedy, strongest first: each line kept drops the later ones that duplicate it.
+    kept: list[int] = []
+    alive = np.arange(len(lines))
+    while len(alive) and len(kept) < _MAX_LINES:
+        kept.append(int(alive[0]))
+        alive = alive[1:][~dup[alive[0], alive[1:]]]
+    return lines[kept]
 
 
 def _side_support(
@@ -348,15 +371,20 @@ def _side_support(
     (a dilated edge map); points outside the image count as not on an edge."""
     t = np.linspace(0.1, 0.9, samples)
     a = quads
-    b = np.roll(quads, -1, axis=1)
-    pts = a[:, :, None, :] + t[None, None, :, None] * (b - a)[:, :, None, :]
-    xi = np.rint(pts[..., 0]).astype(np.int64)
-    yi = np.rint(pts[..., 1]).astype(np.int64)
+    d = quads[:, [1, 2, 3, 0]] - a
+    x = a[..., 0, None] + t * d[..., 0, None]  # (m, 4, samples)
+    np.rint(x, out=x)
+    y = a[..., 1, None] + t * d[..., 1, None]
+    np.rint(y, out=y)
     h, w = edge_mask.shape
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    hit = np.zeros(xi.shape, bool)
-    hit[inside] = edge_mask[yi[inside], xi[inside]] > 0
-    return np.asarray(hit.mean(axis=2), np.float64)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    # One gather from the flat mask (index 0 where outside, masked off after).
+    y *= w
+    y += x
+    y[~inside] = 0
+    hit = edge_mask.ravel()[y.astype(np.intp)] > 0
+    hit &= inside
+    return np.asarray(np.count_nonzero(hit, axis=2) / samples, np.float64)
 
 
 def rectangles_from_lines(
@@ -387,7 +415,7 @@ def rectangles_from_lines(
     lo_h = 10.0 if height_px is None else 0.75 * height_px
     hi_h = np.inf if height_px is None else 1.3 * height_px
     # Parallel pairs (i < j), line j's normal turned to agree with line i's.
-    i_idx, j_idx = np.triu_indices(n, 1)
+    i_idx, j_idx = _pairs(n)
     cosang = (normal[i_idx] * normal[j_idx]).sum(axis=1)
     par = np.abs(cosang) >= np.cos(np.radians(_PARALLEL_DEG))
     i_idx, j_idx, sgn = i_idx[par], j_idx[par], np.sign(cosang[par])
@@ -397,22 +425,20 @@ def rectangles_from_lines(
     # A side is (rho, normal); a pair is sides (i, +) and (j, turned).
     pa_r, pa_n = rho[i_idx], normal[i_idx]
     pb_r, pb_n = sgn * rho[j_idx], sgn[:, None] * normal[j_idx]
-    cands: list[NDArray[np.float64]] = []
+    # Each candidate's four sides in order, as rho (4,) and normal (4, 2), in groups.
+    side_rho: list[NDArray[np.float64]] = []
+    side_normal: list[NDArray[np.float64]] = []
     right = np.sin(np.radians(90 - _RIGHT_ANGLE_TOL_DEG))
     # Two pairs at right angles.
-    p, q = np.triu_indices(len(i_idx), 1)
+    p, q = _pairs(len(i_idx))
     cross = np.abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
     short = np.minimum(dist[p], dist[q])
     long_ = np.maximum(dist[p], dist[q])
     ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
     ok &= (short >= _QUAD_ASPECT[0] * long_) & (short <= _QUAD_ASPECT[1] * long_)
     p, q = p[ok], q[ok]
-    if len(p):
-        cands.append(
-            _quad_of_sides(
-                (pa_r[p], pa_n[p]), (pa_r[q], pa_n[q]), (pb_r[p], pb_n[p]), (pb_r[q], pb_n[q])
-            )
-        )
+    side_rho.append(np.stack([pa_r[p], pa_r[q], pb_r[p], pb_r[q]], axis=1))
+    side_normal.append(np.stack([pa_n[p], pa_n[q], pb_n[p], pb_n[q]], axis=1))
     # One pair and a single line across it; the fourth side at the aspect's distance.
     p, k = np.meshgrid(np.arange(len(i_idx)), np.arange(n), indexing="ij")
     p, k = p.ravel(), k.ravel()
@@ -424,35 +450,35 @@ def rectangles_from_lines(
         size_ok = (np.maximum(other, dist[p]) >= lo_h) & (np.maximum(other, dist[p]) <= hi_h)
         pp, kk, oo = p[size_ok], k[size_ok], other[size_ok]
         for sign in (1.0, -1.0):
-            if len(pp):
-                cands.append(
-                    _quad_of_sides(
-                        (pa_r[pp], pa_n[pp]),
-                        (rho[kk], normal[kk]),
-                        (pb_r[pp], pb_n[pp]),
-                        (rho[kk] + sign * oo, normal[kk]),
-                    )
-                )
-    if not cands:
+            side_rho.append(np.stack([pa_r[pp], rho[kk], pb_r[pp], rho[kk] + sign * oo], axis=1))
+            side_normal.append(np.stack([pa_n[pp], normal[kk], pb_n[pp], normal[kk]], axis=1))
+    out = _quad_of_sides(np.concatenate(side_rho), np.concatenate(side_normal))
+    if not len(out):
         return np.zeros((0, 4, 2))
-    out = np.concatenate(cands) + np.array([x0, y0], np.float64)
+    out = out + np.array([x0, y0], np.float64)
     return out[np.isfinite(out).all(axis=(1, 2))]
 
 
-Side = tuple[NDArray[np.float64], NDArray[np.float64]]
+@functools.lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """``np.triu_indices(n, 1)`` (all pairs i < j of n items, row by row), read-only and
+    kept: a region's lines and their parallel pairs ask for the same few sizes again."""
+    i, j = np.triu_indices(n, 1)
+    i.flags.writeable = False
+    j.flags.writeable = False
+    return i, j
 
 
-def _quad_of_sides(a: Side, b: Side, c: Side, d: Side) -> NDArray[np.float64]:
-    """(m, 4, 2) corners a^b, b^c, c^d, d^a of sides given as (rho (m,), normal (m, 2)):
-    the points p with p . normal = rho. Parallel neighbours give non-finite corners."""
-    out = []
-    for (r1, n1), (r2, n2) in ((a, b), (b, c), (c, d), (d, a)):
-        det = n1[:, 0] * n2[:, 1] - n1[:, 1] * n2[:, 0]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x = (r1 * n2[:, 1] - r2 * n1[:, 1]) / det
-            y = (n1[:, 0] * r2 - n2[:, 0] * r1) / det
-        out.append(np.stack([x, y], axis=1))
-    return np.stack(out, axis=1)
+def _quad_of_sides(r1: NDArray[np.float64], n1: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(m, 4, 2) corners of quads whose sides are the lines of points p with p . normal =
+    rho, rho ``r1`` (m, 4) and normal ``n1`` (m, 4, 2): corner k is where side k meets side
+    k + 1. Parallel neighbours give non-finite corners."""
+    r2, n2 = r1[:, _NEXT], n1[:, _NEXT]
+    det = n1[..., 0] * n2[..., 1] - n1[..., 1] * n2[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (r1 * n2[..., 1] - r2 * n1[..., 1]) / det
+        y = (n1[..., 0] * r2 - n2[..., 0] * r1) / det
+    return np.stack([x, y], axis=2)
 
 
 def corner_support(
@@ -501,24 +527,29 @@ def _polygon(contour: NDArray[np.int32], factor: float) -> NDArray[np.float64]:
     return (poly + 0.5) * factor - 0.5
 
 
-def _dedupe(quads: NDArray[np.float64], score: NDArray[np.float64]) -> NDArray[np.intp]:
+def _dedupe(
+    quads: NDArray[np.float64], score: NDArray[np.float64], limit: int | None = None
+) -> NDArray[np.intp]:
     """Indices of ordered (m, 4, 2) quads kept, best ``score`` first, dropping any whose
     corners (as they are, or turned half round) all lie within 12% of its size of a kept
-    one's."""
+    one's; at most ``limit`` of them (the first ones kept) when given.
+
+    Greedy as it reads, but each kept quad drops all the later ones it covers at once (one
+    vectorised pass per kept quad, not one per candidate): a quad is dropped only by a kept
+    one, so the result is the same."""
     order = np.argsort(-score, kind="stable")
-    q = quads[order]
-    size = np.sqrt(np.abs(_areas(q))) * 0.12
-    turned = q[:, [2, 3, 0, 1]]
+    size = np.sqrt(np.abs(_areas(quads[order]))) * 0.12
+    q = quads[order].reshape(-1, 8)
+    turned = q[:, [4, 5, 6, 7, 0, 1, 2, 3]]
     kept: list[int] = []
-    for i in range(len(q)):
-        if kept:
-            k = np.asarray(kept)
-            err = np.minimum(
-                np.abs(q[k] - q[i]).max(axis=(1, 2)), np.abs(turned[k] - q[i]).max(axis=(1, 2))
-            )
-            if (err < size[i]).any():
-                continue
-        kept.append(i)
+    alive = np.arange(len(q))
+    while len(alive) and (limit is None or len(kept) < limit):
+        i, rest = alive[0], alive[1:]
+        kept.append(int(i))
+        err = np.minimum(
+            np.abs(q[rest] - q[i]).max(axis=1), np.abs(q[rest] - turned[i]).max(axis=1)
+        )
+        alive = rest[~(err < size[rest])]
     return np.asarray(order[kept], np.intp)
 
 
@@ -535,16 +566,19 @@ def _coarse_nms(quads: NDArray[np.float64], score: NDArray[np.float64]) -> NDArr
         [np.floor(c[:, 0] / 4), np.floor(c[:, 1] / 4), np.floor(angle / 6), np.floor(size)], 1
     ).astype(np.int64)
     order = np.argsort(-score, kind="stable")
-    _, first = np.unique(key[order], axis=0, return_index=True)
-    return np.asarray(order[np.sort(first)], np.intp)
+    key = key[order]
+    # Rows sorted by key, best score first among equal keys (lexsort is stable): the first
+    # row of each run of equal keys is its cell's best.
+    by_key = np.lexsort(key.T[::-1])
+    run = np.ones(len(key), bool)
+    run[1:] = (key[by_key[1:]] != key[by_key[:-1]]).any(axis=1)
+    return np.asarray(order[np.sort(by_key[run])], np.intp)
 
 
 def _areas(q: NDArray[np.float64]) -> NDArray[np.float64]:
     """(m,) signed areas of (m, 4, 2) quads (shoelace), px^2."""
     x, y = q[..., 0], q[..., 1]
-    return np.asarray(
-        0.5 * (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1), np.float64
-    )
+    return np.asarray(0.5 * (x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1), np.float64)
 
 
 def find_outlines(
@@ -593,37 +627,27 @@ def find_outlines(
         )
         boxed.append((rect, area * factor**2, box))
         pieces.extend(_split(contour, mask.shape, factor))
-    quads, support = refine_quads(gx, gy, np.asarray(direct, np.float64).reshape(-1, 4, 2))
-    sources = ["silhouette"] * len(quads)
+    # One refinement for whole silhouettes, enclosing rectangles and split pieces (each quad
+    # is refined on its own: one call costs less than three).
+    starts = [np.asarray(direct, np.float64).reshape(-1, 4, 2)]
+    starts += [order_quads(np.stack(group)) for group in ([b[0] for b in boxed], pieces) if group]
+    quads, support = refine_quads(gx, gy, np.concatenate(starts))
+    sources = ["silhouette"] * (len(direct) + len(boxed)) + ["split"] * len(pieces)
     clusters: list[tuple[tuple[int, int, int, int], float]] = []
-    if boxed:
-        rects = order_quads(np.stack([b[0] for b in boxed]))
-        rects, rect_support = refine_quads(gx, gy, rects)
-        for k, (_, area, box) in enumerate(boxed):
-            whole = (
-                rect_support[k].min() >= 0.7
-                and abs(_areas(rects[k : k + 1])[0]) <= 1.15 * area
-                and _QUAD_ASPECT[0] <= quad_aspect(rects[k : k + 1])[0] <= _QUAD_ASPECT[1]
-            )
-            if not whole:
-                clusters.append((box, area))  # several cards, or one partly hidden: lines
-        quads = np.concatenate([quads, rects])
-        support = np.concatenate([support, rect_support])
-        sources += ["silhouette"] * len(rects)
-    if pieces:
-        split, split_support = refine_quads(gx, gy, order_quads(np.stack(pieces)))
-        quads = np.concatenate([quads, split])
-        support = np.concatenate([support, split_support])
-        sources += ["split"] * len(split)
+    for k, (_, area, box) in enumerate(boxed, start=len(direct)):
+        whole = (
+            support[k].min() >= 0.7
+            and abs(_areas(quads[k : k + 1])[0]) <= 1.15 * area
+            and _QUAD_ASPECT[0] <= quad_aspect(quads[k : k + 1])[0] <= _QUAD_ASPECT[1]
+        )
+        if not whole:
+            clusters.append((box, area))  # several cards, or one partly hidden: lines
     # The card size: the single cards found, else the hint, else a few sizes are tried.
-    good = support.min(axis=1) >= 0.6 if len(quads) else np.zeros(0, bool)
-    good &= (
-        (quad_aspect(order_quads(quads)) >= 0.62) & (quad_aspect(order_quads(quads)) <= 0.8)
-        if len(quads)
-        else good
-    )
+    ordered = order_quads(quads)
+    asp = quad_aspect(ordered)
+    good = (support.min(axis=1) >= 0.6) & (asp >= 0.62) & (asp <= 0.8)
     if good.any():
-        q = order_quads(quads[good])
+        q = ordered[good]
         heights = (
             np.linalg.norm(q[:, 1] - q[:, 2], axis=1) + np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
         ) / 2
@@ -648,10 +672,9 @@ def find_outlines(
             cand, sup = cand[ok], sup[ok]
             first = _coarse_nms(cand, sup.mean(axis=1))
             cand, sup = cand[first], sup[first]
-            order = _dedupe(cand, sup.mean(axis=1))
             # At most three outlines per card the cluster could hold, the best seen first.
             limit = max(4, int(np.ceil(3 * area / card_area)))
-            kept.append(cand[order[:limit]])
+            kept.append(cand[_dedupe(cand, sup.mean(axis=1), limit)])
         grown = np.concatenate(kept) if kept else np.zeros((0, 4, 2))
         grown, grown_support = refine_quads(gx, gy, grown, radius=3.0)
         quads = np.concatenate([quads, grown])
@@ -664,8 +687,7 @@ def find_outlines(
     plausible = (asp >= _QUAD_ASPECT[0]) & (asp <= _QUAD_ASPECT[1])
     plausible &= np.isfinite(quads).all(axis=(1, 2))
     plausible &= np.abs(_areas(quads)) >= _MIN_AREA_PX
-    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
-    plausible &= sides.min(axis=1) >= 0.4 * np.sqrt(_MIN_AREA_PX)
+    plausible &= _side_lengths(quads).min(axis=1) >= 0.4 * np.sqrt(_MIN_AREA_PX)
     idx = np.flatnonzero(plausible)
     keep = idx[_dedupe(quads[idx], support[idx].mean(axis=1))]
     return [
@@ -688,11 +710,10 @@ def _full_edges(
     for x0, y0, x1, y1 in boxes:
         roi = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), 1.0)
         edges = cv2.Canny(roi, 30, 70, L2gradient=True)
-        h, w = edges.shape
         ys = np.minimum(((np.arange(y0, y1) + 0.5) / factor).astype(np.intp), grown.shape[0] - 1)
         xs = np.minimum(((np.arange(x0, x1) + 0.5) / factor).astype(np.intp), grown.shape[1] - 1)
-        on = grown[np.ix_(ys, xs)] > 0
-        out[y0:y1, x0:x1] |= np.where(on[:h, :w], edges, 0).astype(np.uint8)
+        # Both are 0 or 255: the edges on the grown silhouettes.
+        out[y0:y1, x0:x1] |= np.asarray(cv2.bitwise_and(edges, grown[ys][:, xs]), np.uint8)
     return out
 
 
