@@ -2,8 +2,11 @@
 
 Each fast path (batched band sampling, the selection objective on pre-filtered pixels, the
 string's chaining, the colour lookup, the canvas model, the markers' area shrink, openings and
-labellings in the box of a mask's pixels, the sticks' cores) is checked against the
-straightforward computation it replaces, written out here as the reference.
+labellings in the box of a mask's pixels, the sticks' cores, the first look for markers in
+the box of strong contrasts, the four-channel warp, the seam test's lightness in the box it
+samples, the stretches through a pivot, the patches coming in measured in their box, the
+merging of Hough pieces, the selection's footprints) is checked against the straightforward
+computation it replaces, written out here as the reference.
 """
 
 from __future__ import annotations
@@ -402,3 +405,290 @@ def test_normal_boards_are_counted_exactly(index: int) -> None:
     assert isinstance(reading, BoardReading)
     assert not reading.occluded
     assert reading.counts == {k: truth.board.counts.get(k, 0) for k in COUNT_KEYS}
+
+
+def test_the_four_channel_warp_is_the_three_channel_warp(board_a: Any, board_b: Any) -> None:
+    """``board.warp_bgr`` (the source box in BGRA, warped, back to BGR) gives OpenCV's
+    warp of the BGR frame pixel for pixel: for the board's own canvas, for a box reaching
+    past the frame's edge or lying wholly beyond it (border pixels replicated alike), and
+    for a view from behind."""
+    for frame, _ in (board_a, board_b):
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        view = find_board(frame, gray)
+        assert isinstance(view, BoardView)
+        t = np.array([[1 / S, 0, 0.5 / S], [0, 1 / S, 0.5 / S], [0, 0, 1]])
+        m = view.fit.homography @ t
+        size = view.canvas.shape[1::-1]
+        shifted = np.array([[1.0, 0.0, -300.0], [0.0, 1.0, -200.0], [0.0, 0.0, 1.0]]) @ m
+        beyond = [
+            np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ m
+            for dx, dy in ((3000.0, 0.0), (-3000.0, 0.0), (0.0, 2000.0), (0.0, -2000.0))
+        ]
+        behind = np.diag([1.0, 1.0, -1.0]) @ m
+        for mat in (m, shifted, *beyond, behind):
+            want = cv2.warpPerspective(
+                frame,
+                mat,
+                size,
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            assert np.array_equal(board.warp_bgr(frame, mat, size), want)
+        assert np.array_equal(view.canvas, board.warp_bgr(frame, m, size))
+
+
+def test_the_lightness_of_a_box_is_the_lightness_of_the_canvas(board_a: Any, board_b: Any) -> None:
+    """``seams.Lightness.remap`` (the lightness computed in the sampled box only) gives
+    ``cv2.remap`` of the whole canvas's lightness, inside the canvas and across its edges."""
+    from vision.picasso.seams import Lightness, lightness
+
+    rng = np.random.default_rng(3)
+    for frame, _ in (board_a, board_b):
+        view = find_board(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        assert isinstance(view, BoardView)
+        norm = seg.normalise(view.canvas, S)
+        full = lightness(norm)
+        lit = Lightness(norm)
+        h, w = full.shape
+        for _ in range(60):
+            c = rng.uniform([-30, -30], [w + 30, h + 30])
+            a = rng.uniform(0, math.pi)
+            ts = np.arange(-30.0, 30.0, 0.37)
+            us = np.arange(-8.0, 8.0, 0.5)
+            mx = (c[0] + np.add.outer(us * -math.sin(a), ts * math.cos(a))).astype(np.float32)
+            my = (c[1] + np.add.outer(us * math.cos(a), ts * math.sin(a))).astype(np.float32)
+            want = cv2.remap(full, mx, my, cv2.INTER_LINEAR)
+            assert np.array_equal(lit.remap(mx, my), want)
+
+
+FIRST_LOOK_BOARDS = [("normal", 0), ("normal", 3), ("hard", 0), ("hard", 5)]
+
+
+@pytest.mark.parametrize(("tier", "index"), FIRST_LOOK_BOARDS)
+def test_the_first_look_in_the_contrast_box_is_the_first_look(tier: str, index: int) -> None:
+    """When the first look in the box of strong contrasts finds all four board markers,
+    they are those the first look on the whole shrunk frame finds, corners bit for bit;
+    and on a normal board the box is found, and smaller than the frame."""
+    frame, _ = render_board(tier, scene_seed(0, index))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    scale = max(gray.shape) / board.DETECT_LONG_SIDE_PX
+    boxed = board._first_look_in_box(gray, scale)
+    plain = board._detect(gray, scale, first_look=True)
+    if tier == "normal":
+        box = board._contrast_box(gray, 16)
+        assert box is not None
+        x0, y0, x1, y1 = box
+        assert (x1 - x0) * (y1 - y0) < 0.8 * gray.size
+        assert boxed is not None
+    if boxed is not None:
+        assert sorted(boxed) == sorted(plain) == [4, 5, 6, 7]
+        for mid, pts in plain.items():
+            assert np.array_equal(boxed[mid], pts)
+
+
+def test_the_box_shrink_is_the_frame_shrink_boxed(board_a: Any) -> None:
+    """The area shrink of a box on whole 16-pixel blocks is that box of the frame's shrink."""
+    gray = cv2.cvtColor(board_a[0], cv2.COLOR_BGR2GRAY)
+    whole = shrink_area(gray, (720, 405))
+    for x0, y0, x1, y1 in ((0, 0, 1280, 720), (160, 48, 1104, 672), (336, 128, 1152, 656)):
+        part = shrink_area(gray[y0:y1, x0:x1], ((x1 - x0) * 9 // 16, (y1 - y0) * 9 // 16))
+        assert np.array_equal(part, whole[y0 * 9 // 16 : y1 * 9 // 16, x0 * 9 // 16 : x1 * 9 // 16])
+
+
+def _stretch_ranges_reference(
+    band: st._Band, width: float, min_len: float, both_max: float
+) -> list[tuple[float, float]]:
+    """Every run of stick-or-unknown cross-sections trimmed to stick ones and measured."""
+    ok, ok_or_unknown, both = st._stretch_stats(band.wood, band.known, band.u, width)
+    step = float(band.t[1] - band.t[0])
+    out = []
+    for r0, r1 in st._runs(ok_or_unknown, round(st.GAP_MM / step)):
+        idx = np.flatnonzero(ok[r0 : r1 + 1])
+        if idx.size == 0:
+            continue
+        first, last = r0 + int(idx[0]), r0 + int(idx[-1])
+        if (last - first) * step < min_len:
+            continue
+        if np.count_nonzero(both[first : last + 1]) > both_max * (last - first + 1):
+            continue
+        out.append((float(band.t[first]), float(band.t[last])))
+    return out
+
+
+def test_stretches_through_a_point_are_those_of_all_that_pass_it(wood_maps: Any) -> None:
+    """``_stretch_ranges`` (runs too short, or with ``through_mm`` too far from it, not
+    looked at) gives every run's stretch that is long enough, and with ``through_mm=0``
+    those passing within 1 mm of 0, with the same ends."""
+    width = DEFAULT_PROFILE.stick_width_mm
+    seen = 0
+    for wm in wood_maps:
+        for ln, t0, t1 in _lines(wm):
+            mid = ln.at(0.5 * (t0 + t1), S)
+            pivot = st._Line(float(mid[0]), float(mid[1]), ln.angle)
+            band = st._sample_band(wm, pivot, 0.5 * width + 3.0, S, (-60.0, 60.0), 1.0)
+            for both_max in (0.45, st.HEAP_BOTH_MAX):
+                for min_len in (0.0, 30.0):
+                    want_all = _stretch_ranges_reference(band, width, min_len, both_max)
+                    assert st._stretch_ranges(band, width, min_len, both_max) == want_all
+                plain = st._stretch_ranges(band, width, 0.0, both_max)
+                want = [(a, b) for a, b in plain if a - 1.0 <= 0.0 <= b + 1.0]
+                got = st._stretch_ranges(band, width, 0.0, both_max, through_mm=0.0)
+                assert [(a, b) for a, b in got if a - 1.0 <= 0.0 <= b + 1.0] == want
+                seen += len(want)
+    assert seen > 0
+
+
+def _entering_reference(
+    foreground: np.ndarray, s: float, margins: tuple[int, int, int, int]
+) -> np.ndarray:
+    """``occlusion.entering`` with each patch's pixels taken over the whole canvas."""
+    from vision.picasso.occlusion import CONTACT_MM, DEPTH_MM
+
+    h, w = foreground.shape
+    band = max(2, round(2.0 * s))
+    top, bottom, left, right = margins
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    out = np.zeros((h, w), np.uint8)
+    edge = np.zeros((h, w), bool)
+    edge[: top + band] = edge[h - bottom - band :] = True
+    edge[:, : left + band] = edge[:, w - right - band :] = True
+    for i in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        contact = float(((lab == i) & edge).sum()) / (band * s)
+        if contact == 0:
+            continue
+        depth = (
+            max(
+                (x + bw) if x < band else 0,
+                (w - x) if x + bw > w - band else 0,
+                (y + bh) if y < band else 0,
+                (h - y) if y + bh > h - band else 0,
+            )
+            / s
+        )
+        if contact >= CONTACT_MM and depth >= DEPTH_MM:
+            out[lab == i] = 1
+    return out
+
+
+def test_patches_coming_in_are_measured_in_their_box(wood_maps: list[np.ndarray]) -> None:
+    """``occlusion.entering`` (each patch's contact and pixels taken in its box) marks the
+    patches the whole-canvas computation marks: the wood and dark pixels of the boards, and
+    bars and blobs laid over each edge."""
+    from vision.picasso.occlusion import entering
+
+    rng = np.random.default_rng(5)
+    masks = [(wm > 0).astype(np.uint8) for wm in wood_maps]
+    for _ in range(6):
+        m = np.zeros((390, 540), np.uint8)
+        for _ in range(4):
+            x, y = int(rng.integers(0, 540)), int(rng.integers(0, 390))
+            side = int(rng.integers(0, 4))
+            x, y = ((0, y), (539, y), (x, 0), (x, 389))[side]
+            cv2.line(m, (x, y), (int(rng.integers(0, 540)), int(rng.integers(0, 390))), 1, 30)
+            cv2.circle(m, (int(rng.integers(0, 540)), int(rng.integers(0, 390))), 20, 1, -1)
+        masks.append(m)
+    marked = 0
+    for m in masks:
+        for margins in ((0, 0, 0, 0), (2, 3, 1, 4)):
+            want = _entering_reference(m, S, margins)
+            assert np.array_equal(entering(m, S, margins), want)
+            marked += int(want.any())
+    assert marked > 0
+
+
+def _merged_reference(segs: np.ndarray, s: float) -> list[tuple[float, ...]]:
+    """``_hough_lines``' merging of Hough pieces, every array made afresh for each pair."""
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    lines: list[list[float]] = []
+    for i in np.argsort(-lengths):
+        x0, y0, x1, y1 = segs[i]
+        ang = math.atan2(y1 - y0, x1 - x0)
+        for ln in lines:
+            if abs((ang - ln[2] + math.pi / 2) % math.pi - math.pi / 2) > math.radians(3):
+                continue
+            d = np.array([math.cos(ln[2]), math.sin(ln[2])])
+            n = np.array([-d[1], d[0]])
+            rel = np.array([[x0, y0], [x1, y1]]) - np.array([ln[0], ln[1]])
+            if np.abs(rel @ n).max() >= 1.5 * s:
+                continue
+            ts = rel @ d
+            if ts.min() > ln[4] + 10 * s or ts.max() < ln[3] - 10 * s:
+                continue
+            ln[3] = min(ln[3], float(ts.min()))
+            ln[4] = max(ln[4], float(ts.max()))
+            break
+        else:
+            lines.append([(x0 + x1) / 2, (y0 + y1) / 2, ang, -lengths[i] / 2, lengths[i] / 2])
+    return [(cx, cy, a, t0 / s, t1 / s) for cx, cy, a, t0, t1 in lines]
+
+
+def test_hough_pieces_merge_as_before(wood_maps: list[np.ndarray]) -> None:
+    """The proposals of ``_hough_lines`` (each line's arrays made once) are the merging of
+    the same Hough pieces with every array made afresh, bit for bit."""
+    width = DEFAULT_PROFILE.stick_width_mm
+    min_len = 0.6 * DEFAULT_PROFILE.sorted_sticks[0].length_mm
+    real = cv2.HoughLinesP
+    for wm in wood_maps:
+        wood = (wm == st.WOOD_PX).astype(np.uint8)
+        core = st._core(wood, wm >= st.DARK_PX, S, width)
+        seen: list[np.ndarray] = []
+
+        def spy(*args: Any, _seen: list[np.ndarray] = seen, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            _seen.append(out)
+            return out
+
+        cv2.HoughLinesP = spy
+        try:
+            got = st._hough_lines(core, S, min_len)
+        finally:
+            cv2.HoughLinesP = real
+        k = max(1, round(S))
+        segs = seen[0].reshape(-1, 4).astype(np.float64) * k + (k - 1) / 2
+        want = _merged_reference(segs, S)
+        assert len(got) > 3
+        assert [(ln.cx, ln.cy, ln.angle, t0, t1) for ln, t0, t1 in got] == want
+
+
+def _footprints_reference(
+    cand: st._Candidate, shape: tuple[int, int], widths_mm: tuple[float, ...], k: int
+) -> list[np.ndarray]:
+    """Each rectangle's pixels of the widest one's box, in numpy arrays throughout."""
+    e = cand.ends_px(S) / k
+    d, n = cand.line.d, cand.line.n
+    half = 0.5 * max(widths_mm) * S / k
+    corners = np.array([e[0] + n * half, e[1] + n * half, e[1] - n * half, e[0] - n * half])
+    x0 = max(0, math.floor(corners[:, 0].min()))
+    y0 = max(0, math.floor(corners[:, 1].min()))
+    x1 = min(shape[1], math.ceil(corners[:, 0].max()) + 1)
+    y1 = min(shape[0], math.ceil(corners[:, 1].max()) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return [np.zeros(0, np.intp) for _ in widths_mm]
+    xs = np.arange(x0, x1, dtype=np.float64) - e[0][0]
+    ys = np.arange(y0, y1, dtype=np.float64) - e[0][1]
+    along = ys[:, None] * d[1] + xs[None, :] * d[0]
+    across = np.abs(ys[:, None] * n[1] + xs[None, :] * n[0])
+    inside = (along >= 0) & (along <= float(np.hypot(*(e[1] - e[0]))))
+    box = np.arange(shape[0] * shape[1]).reshape(shape)[y0:y1, x0:x1]
+    return [box[inside & (across <= 0.5 * w * S / k)] for w in widths_mm]
+
+
+def test_footprints_are_the_rectangles_pixels(wood_maps: list[np.ndarray]) -> None:
+    """``_footprints`` (ends and corners in plain floats, the narrower rectangles picked
+    among the widest one's pixels) lists the pixels the all-numpy computation lists, in the
+    same order, on the full and the subsampled grid, candidates reaching past the edges
+    included."""
+    width = DEFAULT_PROFILE.stick_width_mm
+    widths = (width + 1.0, width - 2.0, st.CORE_MM)
+    for wm in wood_maps:
+        cands = _candidates(wm)
+        cands.append(st._Candidate(st._Line(-20.0, 30.0, 0.3), -10.0, 80.0))
+        cands.append(st._Candidate(st._Line(900.0, 900.0, 1.0), 0.0, 10.0))
+        for k in (1, 2):
+            small = wm[::k, ::k].shape
+            for c in cands:
+                got = st._footprints(c, small, widths, S, k)
+                want = _footprints_reference(c, small, widths, k)
+                for g, w_ in zip(got, want, strict=True):
+                    assert np.array_equal(g, w_)

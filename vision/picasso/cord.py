@@ -93,7 +93,9 @@ def find_cord(
         ring_px = np.bincount(ring_lab, minlength=n)
         grey_px = np.bincount(ring_lab[grey_small[ring]], minlength=n)
         keep &= grey_px < 0.6 * np.maximum(ring_px, 1)
-    kept = cv2.resize(keep[lab].astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    # np.take: a third of the time of fancy indexing over the label image
+    kept_small = np.take(keep.view(np.uint8), np.asarray(lab))
+    kept = np.asarray(cv2.resize(kept_small, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
     line = line & kept
     area_mm2 = float(line.sum()) / (s * s)
     length = area_mm2 / max(thickness, 0.5)
@@ -110,11 +112,16 @@ def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArra
         return np.zeros((0, 2), np.float32)
     xs, ys = found.reshape(-1, 2).T
     cell = max(1, round(step_mm * s))
-    keys = (ys // cell) * 100000 + (xs // cell)
-    _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    pts = np.stack([np.bincount(inv, xs) / counts, np.bincount(inv, ys) / counts], 1).astype(
-        np.float32
-    )  # the middle of the line in each cell
+    # cells numbered row by row; the occupied ones in that order (as sorting the keys
+    # would give them), their pixels summed in the order found
+    n_cols = int(xs.max()) // cell + 1
+    keys = (ys // cell) * n_cols + (xs // cell)
+    counts = np.bincount(keys)
+    occupied = np.flatnonzero(counts)
+    counts = counts[occupied]
+    pts = np.stack(
+        [np.bincount(keys, xs)[occupied] / counts, np.bincount(keys, ys)[occupied] / counts], 1
+    ).astype(np.float32)  # the middle of the line in each cell
     reach2 = (2 * cell) ** 2
     # Each cell's neighbours within reach, nearest first (ties: lower index first, as
     # ``argmin`` would), so that the chaining below is plain Python; from all squared

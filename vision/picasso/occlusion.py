@@ -147,7 +147,9 @@ def entering(
     for i in touching.tolist():
         x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        contact = float(((lab == i) & edge).sum()) / (band * s)
+        # the patch's pixels, in its box (not over the whole canvas)
+        mine = lab[y : y + bh, x : x + bw] == i
+        contact = float((mine & edge[y : y + bh, x : x + bw]).sum()) / (band * s)
         depth = (
             max(
                 (x + bw) if x < band else 0,
@@ -158,7 +160,7 @@ def entering(
             / s
         )
         if contact >= CONTACT_MM and depth >= DEPTH_MM:
-            out[lab == i] = 1
+            out[y : y + bh, x : x + bw][mine] = 1
     return out
 
 

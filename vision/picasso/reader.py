@@ -27,7 +27,7 @@ from vision.picasso.cord import find_cord
 from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
-from vision.picasso.seams import DIP, seam_cues
+from vision.picasso.seams import DIP, Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
 from vision.picasso.sticks import DARK_PX, StickFit, find_sticks, wood_map
@@ -173,7 +173,7 @@ def join_in_line(
     stick unless the seam test finds their joint (``vision.picasso.seams``): the stick
     search may cut a long stick it cannot see whole (under the string, in a heap) in two."""
     lengths = [k.length_mm for k in profile.sorted_sticks]
-    gray: NDArray[np.float32] | None = None
+    gray = Lightness(normalised)
     out = list(fits)
     changed = True
     while changed:
@@ -198,8 +198,6 @@ def join_in_line(
                 )
                 if kind is None or total <= max(a.length_mm, b.length_mm) + 0.3 * min(lengths):
                     continue
-                if gray is None:
-                    gray = _lightness(normalised)
                 at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
                 others = [(g.p0, g.p1) for g in out if g is not a and g is not b]
                 cues = seam_cues(gray, p0, p1, at, others, s, profile, wood_mp)
@@ -284,15 +282,13 @@ def split_at_seams(
     (``vision.picasso.seams``) finds their joint."""
     kinds = profile.sorted_sticks
     pairs = [(a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm]
-    gray: NDArray[np.float32] | None = None
+    gray = Lightness(normalised)
     out: list[StickFit] = []
     for f in fits:
         split = None
         for a, b in pairs:
             if abs(f.length_mm - (a.length_mm + b.length_mm)) > 0.08 * (a.length_mm + b.length_mm):
                 continue
-            if gray is None:
-                gray = _lightness(normalised)
             others = [(g.p0, g.p1) for g in fits if g is not f]
             scale = f.length_mm / (a.length_mm + b.length_mm)
             for first, second in ((a, b), (b, a)):
@@ -315,13 +311,6 @@ def split_at_seams(
         out.append(StickFit(first.kind, f.p0, j, at, True))
         out.append(StickFit(second.kind, j, f.p1, f.length_mm - at, True))
     return out
-
-
-def _lightness(normalised: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(H, W) float32 mean of the three channels of the normalised canvas, 1.0 for the
-    canvas (one ``cv2.transform``: a tenth of numpy's ``mean(axis=2)``)."""
-    m = np.full((1, 3), 1.0 / (3.0 * seg.WHITE_LEVEL), np.float32)
-    return np.asarray(cv2.transform(normalised.astype(np.float32), m), np.float32)
 
 
 def _under(mask: NDArray[np.uint8], pts_mm: object, s: float) -> float:

@@ -29,8 +29,48 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
+from vision.picasso.segment import WHITE_LEVEL
 
 DIP = 0.05
+
+
+def lightness(normalised: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(H, W) float32 mean of the three channels of a normalised canvas picture
+    (``segment.normalise``), 1.0 for the canvas (one ``cv2.transform``: a tenth of numpy's
+    ``mean(axis=2)``)."""
+    m = np.full((1, 3), 1.0 / (3.0 * WHITE_LEVEL), np.float32)
+    return np.asarray(cv2.transform(normalised.astype(np.float32), m), np.float32)
+
+
+class Lightness:
+    """The ``lightness`` of a normalised canvas picture, computed only where it is looked
+    at: the seam test samples a few joints per frame, and the whole picture's lightness
+    was about a millisecond."""
+
+    def __init__(self, normalised: NDArray[np.uint8]) -> None:
+        self.normalised = normalised
+
+    def remap(self, mx: NDArray[np.float32], my: NDArray[np.float32]) -> NDArray[np.float32]:
+        """``cv2.remap(lightness(normalised), mx, my, cv2.INTER_LINEAR)`` (zero beyond the
+        picture), pixel for pixel: the lightness is computed in the box of the pixels the
+        samples read (two pixels to spare, clipped to the picture) and the sample points
+        moved by the box's whole-pixel corner, which moves none of their fractions."""
+        h, w = self.normalised.shape[:2]
+        if mx.size == 0 or not (np.isfinite(mx).all() and np.isfinite(my).all()):
+            return np.asarray(
+                cv2.remap(lightness(self.normalised), mx, my, cv2.INTER_LINEAR), np.float32
+            )
+        x0 = min(max(math.floor(float(mx.min())) - 2, 0), w)
+        x1 = min(max(math.floor(float(mx.max())) + 3, 0), w)
+        y0 = min(max(math.floor(float(my.min())) - 2, 0), h)
+        y1 = min(max(math.floor(float(my.max())) + 3, 0), h)
+        if x1 <= x0 or y1 <= y0:  # every sample beyond the picture
+            return np.zeros(mx.shape, np.float32)
+        box = lightness(self.normalised[y0:y1, x0:x1])
+        return np.asarray(
+            cv2.remap(box, mx - np.float32(x0), my - np.float32(y0), cv2.INTER_LINEAR),
+            np.float32,
+        )
 
 
 @dataclass(frozen=True)
@@ -53,7 +93,7 @@ class SeamCues:
 
 
 def _half_line(
-    gray: NDArray[np.float32],
+    gray: Lightness,
     p0: NDArray[np.float64],
     d: NDArray[np.float64],
     n: NDArray[np.float64],
@@ -69,7 +109,7 @@ def _half_line(
     pts = p0[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
     mx = (pts[..., 0] * s - 0.5).astype(np.float32)
     my = (pts[..., 1] * s - 0.5).astype(np.float32)
-    prof = cv2.remap(gray, mx, my, cv2.INTER_LINEAR)  # (nu, nt)
+    prof = gray.remap(mx, my)  # (nu, nt)
     grad = np.diff(prof, axis=0)  # between us[i] and us[i + 1]
     mid_u = 0.5 * (us[1:] + us[:-1])
     centres = []
@@ -98,7 +138,7 @@ def _half_line(
 
 
 def seam_cues(
-    gray: NDArray[np.float32],
+    gray: Lightness,
     p0_mm: tuple[float, float],
     p1_mm: tuple[float, float],
     at_mm: float,
@@ -110,7 +150,7 @@ def seam_cues(
     measure_alignment: bool = False,
 ) -> SeamCues:
     """The cues for a joint ``at_mm`` from ``p0_mm`` along the stick p0 -> p1. ``gray``:
-    (H, W) float32 lightness of the canvas normalised so that the canvas is 1; ``others``:
+    the lightness of the normalised canvas (the canvas is 1); ``others``:
     the other sticks' ends (to know where they cross); ``wood_mp``: the wood map
     (``sticks.wood_map``), to know where the string or a shadow lies across;
     ``measure_alignment``: also fit each half's centre line (``offset_mm``/``turn_deg``;
@@ -127,11 +167,8 @@ def seam_cues(
     ts = np.arange(-12.0, 12.01, 0.25)
     us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
     pts = joint[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
-    prof = cv2.remap(
-        gray,
-        (pts[..., 0] * s - 0.5).astype(np.float32),
-        (pts[..., 1] * s - 0.5).astype(np.float32),
-        cv2.INTER_LINEAR,
+    prof = gray.remap(
+        (pts[..., 0] * s - 0.5).astype(np.float32), (pts[..., 1] * s - 0.5).astype(np.float32)
     ).mean(0)
     mid = np.abs(ts) <= 2.5
     ring = (np.abs(ts) > 4.0) & (np.abs(ts) <= 12.0)

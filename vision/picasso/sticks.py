@@ -172,16 +172,20 @@ def _hough_lines(
     segs = segs.reshape(-1, 4).astype(np.float64) * k + (k - 1) / 2
     lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     lines: list[list[float]] = []  # cx, cy, angle, t0, t1 (px)
+    # each line's centre, direction and normal as arrays, made once (not for every piece
+    # compared with it)
+    axes: list[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]] = []
     for i in np.argsort(-lengths):
         x0, y0, x1, y1 = segs[i]
         ang = math.atan2(y1 - y0, x1 - x0)
-        for ln in lines:
+        ends: NDArray[np.float64] | None = None
+        for ln, (centre, d, n) in zip(lines, axes, strict=True):
             da = abs((ang - ln[2] + math.pi / 2) % math.pi - math.pi / 2)
             if da > math.radians(3):
                 continue
-            d = np.array([math.cos(ln[2]), math.sin(ln[2])])
-            n = np.array([-d[1], d[0]])
-            rel = np.array([[x0, y0], [x1, y1]]) - np.array([ln[0], ln[1]])
+            if ends is None:
+                ends = np.array([[x0, y0], [x1, y1]])
+            rel = ends - centre
             if np.abs(rel @ n).max() >= 1.5 * s:
                 continue
             ts = rel @ d
@@ -192,7 +196,10 @@ def _hough_lines(
             break
         else:
             half = lengths[i] / 2
-            lines.append([(x0 + x1) / 2, (y0 + y1) / 2, ang, -half, half])
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            lines.append([cx, cy, ang, -half, half])
+            d = np.array([math.cos(ang), math.sin(ang)])
+            axes.append((np.array([cx, cy]), d, np.array([-d[1], d[0]])))
     return [(_Line(cx, cy, a), t0 / s, t1 / s) for cx, cy, a, t0, t1 in lines]
 
 
@@ -460,8 +467,7 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
     if ts.size < 6:
         return band.line
     keep = np.ones(ts.size, bool)
-    off = slope = 0.0
-    tm = float(ts.mean())
+    off = slope = tm = 0.0  # the first fit (all of the 6 or more points) always runs
     for fit in range(3):
         k = int(np.count_nonzero(keep))
         if k < 6:
@@ -485,7 +491,8 @@ def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return []
-    breaks = np.flatnonzero(np.diff(idx) > gap + 1).tolist()
+    # the steps between the indices (np.diff's, without its overhead)
+    breaks = np.flatnonzero(idx[1:] - idx[:-1] > gap + 1).tolist()
     ids = idx.tolist()
     starts = [ids[0]] + [ids[b + 1] for b in breaks]
     ends = [ids[b] for b in breaks] + [ids[-1]]
@@ -526,10 +533,17 @@ def _stretch_stats(
 
 
 def _stretch_ranges(
-    band: _Band, width_mm: float, min_len_mm: float, both_max: float = 0.45
+    band: _Band,
+    width_mm: float,
+    min_len_mm: float,
+    both_max: float = 0.45,
+    through_mm: float | None = None,
 ) -> list[tuple[float, float]]:
     """(t0, t1) mm of the stretches of ``band`` that look like a stick (at most
-    ``both_max`` of their cross-sections with wood on both flanks)."""
+    ``both_max`` of their cross-sections with wood on both flanks); with ``through_mm``,
+    only those that may pass within 1 mm of it (the others are not looked at: a stretch
+    lies inside its run of stick-or-unknown cross-sections, so a run that does not come
+    within 1 mm holds none that does)."""
     if band.t.size == 0:
         return []
     stats = band.stats
@@ -541,6 +555,10 @@ def _stretch_ranges(
     out = []
     oki = ok.view(np.int8)
     for r0, r1 in _runs(ok_or_unknown, round(GAP_MM / step)):
+        if through_mm is not None and not (band.t[r0] - 1.0 <= through_mm <= band.t[r1] + 1.0):
+            continue
+        if (r1 - r0) * step < min_len_mm:
+            continue  # too short even before its ends are trimmed to stick sections
         seg = oki[r0 : r1 + 1]
         first = r0 + int(np.argmax(seg))
         if not ok[first]:
@@ -622,7 +640,7 @@ def _scan(
         bands[k] = b
     best: tuple[float, _Candidate] | None = None
     for b in bands:
-        for r0, r1 in _stretch_ranges(b, width_mm, 0.0, both_max):
+        for r0, r1 in _stretch_ranges(b, width_mm, 0.0, both_max, through_mm=0.0):
             if r0 - 1.0 <= 0.0 <= r1 + 1.0:
                 score = r1 - r0
                 if best is None or score > best[0]:
@@ -751,25 +769,34 @@ def _footprints(
     its full length), on the canvas grid subsampled by ``k`` (``shape`` is that grid's):
     each pixel of the widest rectangle's box is placed along and across the centre line
     once, then kept per width. Pixel centres at integer coordinates, as ``cv2`` draws them."""
-    e = cand.ends_px(s) / k
-    d = cand.line.d
-    n = cand.line.n
+    # The ends and the corners in plain floats (the same operations as ``ends_px`` and
+    # numpy's element by element ones, so the same numbers): a dozen small numpy calls less.
+    ln = cand.line
+    e0x, e0y = (ln.cx + ln.cos * cand.t0 * s) / k, (ln.cy + ln.sin * cand.t0 * s) / k
+    e1x, e1y = (ln.cx + ln.cos * cand.t1 * s) / k, (ln.cy + ln.sin * cand.t1 * s) / k
+    d = ln.d
+    n = ln.n
     half = 0.5 * max(widths_mm) * s / k
-    corners = np.array([e[0] + n * half, e[1] + n * half, e[1] - n * half, e[0] - n * half])
-    x0 = max(0, math.floor(corners[:, 0].min()))
-    y0 = max(0, math.floor(corners[:, 1].min()))
-    x1 = min(shape[1], math.ceil(corners[:, 0].max()) + 1)
-    y1 = min(shape[0], math.ceil(corners[:, 1].max()) + 1)
+    nx, ny = -ln.sin * half, ln.cos * half  # n * half
+    cxs = (e0x + nx, e1x + nx, e1x - nx, e0x - nx)
+    cys = (e0y + ny, e1y + ny, e1y - ny, e0y - ny)
+    x0 = max(0, math.floor(min(cxs)))
+    y0 = max(0, math.floor(min(cys)))
+    x1 = min(shape[1], math.ceil(max(cxs)) + 1)
+    y1 = min(shape[0], math.ceil(max(cys)) + 1)
     if x1 <= x0 or y1 <= y0:
         return [np.zeros(0, np.intp) for _ in widths_mm]
-    xs = np.arange(x0, x1, dtype=np.float64) - e[0][0]
-    ys = np.arange(y0, y1, dtype=np.float64) - e[0][1]
+    xs = np.arange(x0, x1, dtype=np.float64) - e0x
+    ys = np.arange(y0, y1, dtype=np.float64) - e0y
     along = ys[:, None] * d[1] + xs[None, :] * d[0]
     across = np.abs(ys[:, None] * n[1] + xs[None, :] * n[0])
-    length = float(np.hypot(*(e[1] - e[0])))
-    inside = (along >= 0) & (along <= length)
-    box = _flat_index(shape)[y0:y1, x0:x1]
-    return [box[inside & (across <= 0.5 * w * s / k)] for w in widths_mm]
+    length = float(np.hypot(e1x - e0x, e1y - e0y))
+    # the widest rectangle's pixels first, the narrower ones among them (in the same order)
+    limits = [0.5 * w * s / k for w in widths_mm]
+    widest = (along >= 0) & (along <= length) & (across <= max(limits))
+    pixels = _flat_index(shape)[y0:y1, x0:x1][widest]
+    offsets = across[widest]
+    return [pixels[offsets <= lim] for lim in limits]
 
 
 class _Cover:
@@ -804,14 +831,20 @@ class _Cover:
         self.core_min_px = core_min_px
         # Who overlaps whom, roughly (8 px cells): a candidate's score changes only when a
         # neighbour is added or removed. Over-inclusive is harmless.
+        # (A float matrix product of the cells taken was the obvious way; OpenBLAS runs one
+        # that size on several threads, and, on a busy machine, its calling thread spent up
+        # to several milliseconds waiting. Bit sets of cells, ANDed pair by pair, stay on
+        # one thread and give the same pairs.)
         n = len(feet)
         height, width = wood.shape
         cells_x = (width + 7) >> 3
-        occupied = np.zeros((n, ((height + 7) >> 3) * cells_x), np.float32)
-        for i, f in enumerate(feet):
-            ys, xs = np.divmod(f, width)
-            occupied[i, (ys >> 3) * cells_x + (xs >> 3)] = 1.0
-        shared = (occupied @ occupied.T) > 0
+        occupied = np.zeros((n, ((height + 7) >> 3) * cells_x), bool)
+        if n:
+            ys, xs = np.divmod(np.concatenate(feet), width)
+            owner = np.repeat(np.arange(n), [f.size for f in feet])
+            occupied[owner, (ys >> 3) * cells_x + (xs >> 3)] = True
+        bits = np.packbits(occupied, axis=1)
+        shared = np.asarray((bits[:, None, :] & bits[None, :, :]).any(axis=2), bool)
         np.fill_diagonal(shared, False)
         self.neighbours: list[set[int]] = [set(np.flatnonzero(row).tolist()) for row in shared]
 
@@ -926,7 +959,7 @@ def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: floa
         across = np.abs(rel @ c.line.n) <= ALONG_MM * s
         along = rel @ c.line.d / s
         inside = (along >= c.t0 - 3.0) & (along <= c.t1 + 3.0)
-        if float((across & inside).mean()) >= 0.7:
+        if np.count_nonzero(across & inside) >= 0.7 * ts.size:  # a share of the points
             return True
     return False
 
