@@ -616,20 +616,23 @@ def _markdown(
     ]
     lines += [
         "",
-        "How the index scales: a frame's outlines are matched to the deck by one product of "
-        "centred appearance descriptors, (outlines x 1350) by (1350 x 2N), O(N) but a few ms "
-        "at N = 1,000; keypoints are then fitted (RANSAC homography) for the 5 best cards "
-        "of an undecided outline only, whatever N (each card's keypoints at table size "
-        "are computed once, on first use). Finding the outlines, independent of N, is most "
-        "of the time.",
+        "How the index scales: appearance is a brute-force product of centred unit "
+        "descriptors, (outlines x 1350) by (1350 x 2N), O(N) but a few ms at N = 1,000; "
+        "keypoint verification fits the few cards of an outline's shortlist and one card "
+        "retrieved from the whole deck, whatever N; the retrieval and whole-frame search "
+        "indexes hash every card's table keypoints once per deck (stored in deck.npz) and "
+        "drop keys shared by more than 16 keypoints, so a query costs about the same "
+        "whatever N. Finding the outlines (independent of N) is the largest share of the "
+        "time.",
         "",
         "What fails and why: cards the codes miss are mostly far, small cards (column "
         '"< 55 px": markers of 20 mm and a QR code of 35 mm are then a few pixels a '
         "module) and lone markers whose pose stays ambiguous; by pictures, the cards "
-        "missed are those without a usable outline (touching or overlapping cards merged "
-        "into one region, hands), where neither the outline's appearance nor its 5 nearest "
-        "cards hold the card. Speed is measured on a shared 2-core machine: CPU times, not "
-        "wall times, are the figures to compare.",
+        "missed are mostly small (under 70 px wide: too few keypoints for the search "
+        "over the whole frame to gather at one place) or without an outline of their own "
+        "(touching or overlapping cards merged into one region, hands). Speed is "
+        "measured on a shared 2-core machine: CPU times, not wall times, are the figures "
+        "to compare.",
         "",
         f"Wrong ids ({len(mistakes)}):" if mistakes else "Wrong ids: none.",
         *mistakes[:40],
