@@ -191,9 +191,12 @@ def identify_frame(
             zones = found
         else:
             warnings.append(f"no seat zones: {found}")
-    # The edge gradients, worked out once and only when needed (codes that fitted their
-    # cards' outlines by themselves do not need them).
-    grads = functools.cache(lambda: quads.gradients(grey))
+    # The edge gradients, worked out only when needed (codes that fitted their cards'
+    # outlines by themselves do not need them): round the few cards the codes snap, or the
+    # whole frame at once when pictures are read (outlines are refined all over it: crops
+    # of it cost more than the whole).
+    pictures = deck is not None and features and len(deck) > 0
+    grads = functools.cache(lambda: quads.Gradients(grey, whole=pictures))
     readings: list[_Candidate] = []
     if codes is not None:
         readings.extend(_by_codes(bgr, grey, grads, codes, thresholds))
@@ -212,7 +215,7 @@ def identify_frame(
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)
             for q in unknown_quads
-            if not any(_overlap(q.corners_px, r.corners) > 0.3 for r in readings)
+            if not _overlaps_any(q.corners_px, [r.corners for r in readings], 0.3)
             and _card_sized(q.corners_px, readings)
         ]
     cards = [
@@ -267,7 +270,7 @@ def _face_agreement(
 def _by_codes(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
-    grads: Callable[[], tuple[NDArray[np.float32], NDArray[np.float32]]],
+    grads: Callable[[], quads.Gradients],
     reader: CodeReader,
     t: Thresholds,
 ) -> list[_Candidate]:
@@ -405,14 +408,14 @@ def grow_quads(q: NDArray[np.float64], border: tuple[float, float]) -> NDArray[n
 def _by_pictures(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
-    grads: tuple[NDArray[np.float32], NDArray[np.float32]],
+    grads: quads.Gradients,
     deck: ReferenceDeck,
     taken: list[NDArray[np.float64]],
     height: float | None,
     t: Thresholds,
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
     outlines = quads.find_outlines(grey, aspect=deck.aspect, grads=grads, height_px=height)
-    outlines = [o for o in outlines if not any(_overlap(o.corners_px, q) > 0.4 for q in taken)]
+    outlines = [o for o in outlines if not _overlaps_any(o.corners_px, taken, 0.4)]
     if not outlines:
         return [], []
     matches = match_outlines(bgr, outlines, deck)
@@ -423,7 +426,7 @@ def _by_pictures(
             break
         if any(c.card == m.card for c in chosen):
             continue
-        if any(_overlap(m.corners, c.corners) > 0.4 for c in chosen):
+        if _overlaps_any(m.corners, [c.corners for c in chosen], 0.4):
             continue
         evidence: tuple[str, ...] = ("picture",)
         if m.probability < CONFIRM_BELOW and m.quad is not None and _has_keypoints(deck, m):
@@ -450,11 +453,11 @@ def _by_pictures(
         if i not in used
         and o.outline >= t.unknown_outline
         and float(o.support.min()) >= 0.7
-        and not any(_overlap(o.corners_px, c.corners) > 0.3 for c in chosen)
+        and not _overlaps_any(o.corners_px, [c.corners for c in chosen], 0.3)
     ]
     kept: list[quads.Outline] = []  # one unknown per place
     for o in sorted(unknown, key=lambda o: -o.outline):
-        if not any(_overlap(o.corners_px, k.corners_px) > 0.3 for k in kept):
+        if not _overlaps_any(o.corners_px, [k.corners_px for k in kept], 0.3):
             kept.append(o)
     return chosen, kept
 
@@ -646,6 +649,7 @@ def verify_outline(
     deck: ReferenceDeck,
     min_inliers: int = 6,
     retrieve: Collection[int] | None = None,
+    table: local.TablePerspective | None = None,
 ) -> VerifiedOutline | None:
     """Check ``candidates`` (deck indices) against the card round a portrait outline
     ``quad`` (4, 2) of a grey (H, W) uint8 frame by their keypoints at table distance
@@ -653,7 +657,9 @@ def verify_outline(
     than ``min_inliers`` are not fitted). Returns the best fit (None when no candidate fits
     at all); the caller decides on its inliers and lead. ``retrieve``: also fit the cards
     the window's keypoints point to (:meth:`vision.identify.local.KeypointIndex.retrieve`),
-    except those given (cards already named), after ``candidates``."""
+    except those given (cards already named), after ``candidates``. ``table``: the table's
+    perspective round the cards already named, by which the fit's corners are judged
+    card-shaped (:func:`vision.identify.local.card_shaped`) before its similarity is used."""
     window, back = local.window_keypoints(grey, quad)
     if len(window) < 6:
         return None
@@ -695,7 +701,7 @@ def verify_outline(
     corners = np.asarray(cv2.perspectiveTransform(outline, best.homography), np.float64)
     corners = corners.reshape(4, 2)
     card = candidates[order[0]]
-    if not local.card_shaped(corners, w / h) and best.similarity is not None:
+    if not local.card_shaped(corners, w / h, table) and best.similarity is not None:
         mapped = cv2.perspectiveTransform(outline, best.similarity)
         corners = np.asarray(mapped, np.float64).reshape(4, 2)
     if deck.cards[card].turned:
@@ -753,7 +759,7 @@ def _by_verification(
             ratio = _area(m.quad) / max(card_area, 1.0)
             if not VERIFY_SIZE_RANGE[0] <= ratio <= VERIFY_SIZE_RANGE[1]:
                 continue
-        if any(_overlap(m.quad, c.corners) > 0.4 for c in (*chosen, *out)):
+        if _overlaps_any(m.quad, [c.corners for c in (*chosen, *out)], 0.4):
             continue
         if m.back >= BACK_MIN_COSINE and m.back > m.cosine:
             continue  # a card face down
@@ -761,8 +767,12 @@ def _by_verification(
             continue  # a window all but the same as one that named nothing
         tried.append(m.quad)
         candidates = [c for c in m.shortlist if ids[c] not in taken]
-        found = verify_outline(grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index)
-        if found is None or not _fit_accepted(found, deck, [c.corners for c in (*chosen, *out)]):
+        named = [c.corners for c in (*chosen, *out)]
+        table = _table_perspective(named, deck)
+        found = verify_outline(
+            grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index, table
+        )
+        if found is None or not _fit_accepted(found, deck, named, table):
             continue
         if found.card not in candidates and _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
             continue  # retrieved by keypoints, but its picture is not there
@@ -781,6 +791,16 @@ def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidat
     )  # fmt: skip
 
 
+def _table_perspective(
+    named: Sequence[NDArray[np.float64]], deck: ReferenceDeck
+) -> local.TablePerspective | None:
+    """The table's perspective (:class:`vision.identify.local.TablePerspective`) from the
+    (4, 2) corners of the cards already named in the frame (None when there are none)."""
+    if not named:
+        return None
+    return local.TablePerspective(np.stack(named), deck.aspect)
+
+
 def _same_place(a: NDArray[np.floating], b: NDArray[np.floating]) -> bool:
     """Whether two (4, 2) outlines cover all but the same place (each the other's area
     within :data:`SAME_PLACE`, overlapping by that share of the smaller)."""
@@ -789,20 +809,24 @@ def _same_place(a: NDArray[np.floating], b: NDArray[np.floating]) -> bool:
 
 
 def _fit_accepted(
-    found: VerifiedOutline, deck: ReferenceDeck, named: Sequence[NDArray[np.float64]]
+    found: VerifiedOutline,
+    deck: ReferenceDeck,
+    named: Sequence[NDArray[np.float64]],
+    table: local.TablePerspective | None = None,
 ) -> bool:
     """Whether a verified fit names its card: at least :data:`VERIFY_MIN_INLIERS` inliers,
     :data:`VERIFY_LEAD` ahead of the next candidate, spread over :data:`VERIFY_MIN_SPREAD` of
-    the face, card-shaped corners (else the card's place is not known), not on a card
-    already named (``named``: their (4, 2) corners)."""
+    the face, card-shaped corners (else the card's place is not known; seen through the
+    ``table``'s perspective when given), not on a card already named (``named``: their
+    (4, 2) corners)."""
     if found.inliers < VERIFY_MIN_INLIERS or found.inliers - found.second < VERIFY_LEAD:
         return False
     if found.spread < VERIFY_MIN_SPREAD:
         return False
     size_wh = deck.cards[found.card].size_wh
-    if not local.card_shaped(found.corners, min(size_wh) / max(size_wh)):
+    if not local.card_shaped(found.corners, min(size_wh) / max(size_wh), table):
         return False
-    return not any(_overlap(found.corners, c) > 0.4 for c in named)
+    return not _overlaps_any(found.corners, named, 0.4)
 
 
 def _by_frame_search(
@@ -826,17 +850,19 @@ def _by_frame_search(
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
     frame_kp = local.frame_table_keypoints(grey, mask)
     placed = local.place_cards(deck.frame_index, frame_kp, used)
-    placed = [p for p in placed if not any(_overlap(p.corners, c) > 0.4 for c in named)]
+    placed = [p for p in placed if not _overlaps_any(p.corners, named, 0.4)]
     if not placed:
         return []
     shortlists = _shortlists(bgr, np.stack([p.corners for p in placed]), deck)
     out: list[_Candidate] = []
     for p, shortlist in zip(placed, shortlists, strict=True):
-        if p.card in used or any(_overlap(p.corners, c.corners) > 0.4 for c in out):
+        if p.card in used or _overlaps_any(p.corners, [c.corners for c in out], 0.4):
             continue
         candidates = [p.card, *(c for c in shortlist if c not in used and c != p.card)]
-        found = verify_outline(grey, p.corners, candidates, deck, VERIFY_MIN_INLIERS, used)
-        if found is None or not _fit_accepted(found, deck, [*named, *(c.corners for c in out)]):
+        around = [*named, *(c.corners for c in out)]
+        table = _table_perspective(around, deck)
+        found = verify_outline(grey, p.corners, candidates, deck, VERIFY_MIN_INLIERS, used, table)
+        if found is None or not _fit_accepted(found, deck, around, table):
             continue
         if _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
             continue
@@ -945,6 +971,26 @@ def _card_sized(q: NDArray[np.floating], readings: list[_Candidate]) -> bool:
     )
     h = max(_height(q), _height(np.roll(np.asarray(q), 1, axis=0)))
     return 0.7 * ref <= h <= 1.4 * ref
+
+
+#: From this many quads on, :func:`_overlaps_any` sets the quads apart from ``q`` all together
+#: first (fewer cost less one by one).
+_OVERLAP_BATCH = 4
+
+
+def _overlaps_any(
+    q: NDArray[np.floating], others: Sequence[NDArray[np.floating]], share: float
+) -> bool:
+    """Whether (4, 2) quad ``q`` overlaps any of the (4, 2) quads ``others`` by more than
+    ``share`` (:func:`_overlap`; ``share`` >= 0). Quads whose bounding boxes are apart (most
+    of a frame's) are told apart at once, all together."""
+    if len(others) < _OVERLAP_BATCH:
+        return any(_overlap(q, o) > share for o in others)
+    quads_px = np.asarray(others, np.float32).reshape(-1, 4, 2)
+    pa = np.asarray(q, np.float32).reshape(4, 2)
+    below, above = quads_px.max(axis=1) < pa.min(axis=0), quads_px.min(axis=1) > pa.max(axis=0)
+    apart = (below | above).any(axis=1)
+    return any(_overlap(pa, o) > share for o in quads_px[~apart])
 
 
 def _overlap(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:

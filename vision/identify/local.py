@@ -392,21 +392,73 @@ CARD_SIDE_RATIO = 0.75
 CARD_ASPECT_TOLERANCE = 0.2
 
 
-def card_shaped(corners: NDArray[np.floating], aspect: float) -> bool:
+def card_shaped(
+    corners: NDArray[np.floating], aspect: float, table: TablePerspective | None = None
+) -> bool:
     """Whether (4, 2) corners could be a flat card of ``aspect`` (short / long side) seen by
     a camera at table distance: a plausible quadrilateral (:func:`plausible_quad`) whose
     opposite sides are nearly as long as each other (:data:`CARD_SIDE_RATIO`) and whose
-    aspect is the card's (:data:`CARD_ASPECT_TOLERANCE`). A homography fitted on keypoints
+    aspect is the card's (:data:`CARD_ASPECT_TOLERANCE`), as seen or, given the ``table``'s
+    perspective round the cards already named, once that foreshortening is taken away (a
+    far card seen obliquely looks squarer than the card). A homography fitted on keypoints
     of a half-hidden card can put the hidden corners far off; such a fit is refused."""
     q = np.asarray(corners, np.float64).reshape(4, 2)
     if not plausible_quad(q):
         return False
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    edges = np.roll(q, -1, axis=0) - q
+    if _sides_card_shaped(np.linalg.norm(edges, axis=1), aspect):
+        return True
+    if table is None or not len(table):
+        return False
+    inverse = np.linalg.inv(table.metric(q.mean(axis=0)))
+    on_table = np.sqrt(np.einsum("ki,ij,kj->k", edges, inverse, edges))
+    return _sides_card_shaped(on_table, aspect)
+
+
+def _sides_card_shaped(sides: NDArray[np.float64], aspect: float) -> bool:
+    """:func:`card_shaped`'s test on the (4,) lengths of a quad's sides, in order."""
     pairs = ((sides[0], sides[2]), (sides[1], sides[3]))
     if any(min(a, b) < CARD_SIDE_RATIO * max(a, b) for a, b in pairs):
         return False
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return bool(abs(min(a, b) / max(a, b) - aspect) <= CARD_ASPECT_TOLERANCE * aspect)
+
+
+class TablePerspective:
+    """How the table is foreshortened in a frame, from cards already named on it (one plane:
+    every card is the same rectangle there). Each card of (n, 4, 2) ``corners`` (in order
+    round the card, its short side first or second) gives the table's local metric at its
+    centre: the (2, 2) matrix ``M`` (determinant 1) such that a short vector ``d`` of the
+    frame is ``sqrt(d @ inv(M) @ d)`` long on the table, up to scale (the image of a circle
+    on the table is the ellipse of ``M``). :meth:`metric` blends them at any place, nearer
+    cards counting more. ``aspect``: the cards' short / long side."""
+
+    def __init__(self, corners: NDArray[np.floating], aspect: float) -> None:
+        q = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+        # Each card as a parallelogram: its mean side vectors, the short one first.
+        u = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2
+        v = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2
+        swap = np.linalg.norm(u, axis=1) > np.linalg.norm(v, axis=1)
+        u[swap], v[swap] = v[swap].copy(), u[swap].copy()
+        # The table -> frame map J of a card (table units: the long side 1) takes its short
+        # side aspect x e1 to u and its long side e2 to v, so J J^T = u u^T / aspect^2 + v v^T.
+        m = np.einsum("ni,nj->nij", u, u) / aspect**2 + np.einsum("ni,nj->nij", v, v)
+        det = np.linalg.det(m) if len(m) else np.zeros(0)
+        ok = det > 1e-9
+        self.centres = q[ok].mean(axis=1)
+        self.metrics = m[ok] / np.sqrt(det[ok])[:, None, None]
+        self.sizes = np.linalg.norm(v[ok], axis=1)
+
+    def __len__(self) -> int:
+        return len(self.centres)
+
+    def metric(self, at: NDArray[np.floating]) -> NDArray[np.float64]:
+        """The table's (2, 2) local metric (determinant 1) at frame point ``at`` (2,): the
+        named cards' metrics weighted by 1 / (distance^2 + their size^2)."""
+        d2 = ((self.centres - np.asarray(at, np.float64)) ** 2).sum(axis=1)
+        w = 1.0 / (d2 + self.sizes**2)
+        m = np.einsum("n,nij->ij", w, self.metrics) / w.sum()
+        return np.asarray(m / np.sqrt(np.linalg.det(m)), np.float64)
 
 
 # ---- retrieval: which cards a window's keypoints come from --------------------------------
@@ -467,14 +519,18 @@ class KeypointIndex:
         # INDEX_MAX_BUCKET entries (flat or common patches: they tell no card from another,
         # and would make a query's cost grow with the deck).
         self._order: list[NDArray[np.intp]] = []
-        self._sorted: list[NDArray[np.int64]] = []
+        # Per table, where each key's entries start among the sorted ones (key k's entries
+        # are _order[t][_start[t][k] : _start[t][k + 1]]): a lookup, not a binary search per
+        # query (the searches were most of a frame's lookup).
+        self._start: list[NDArray[np.int32]] = []
+        every_key = np.arange((1 << INDEX_KEY_BITS) + 1, dtype=np.int64)
         for keys in self._keys(self.desc):
             order = np.argsort(keys, kind="stable")
             ordered = keys[order]
             _, count = np.unique(ordered, return_counts=True)
             keep = np.repeat(count <= INDEX_MAX_BUCKET, count)
             self._order.append(order[keep])
-            self._sorted.append(ordered[keep])
+            self._start.append(np.searchsorted(ordered[keep], every_key).astype(np.int32))
 
     def _keys(self, desc: NDArray[np.uint8]) -> NDArray[np.int64]:
         """(INDEX_TABLES, n) hash keys of (n, 32) descriptors."""
@@ -492,8 +548,8 @@ class KeypointIndex:
         keys = self._keys(query.desc)
         found, entry = [], []
         for t in range(INDEX_TABLES):
-            lo = np.searchsorted(self._sorted[t], keys[t], side="left")
-            hi = np.searchsorted(self._sorted[t], keys[t], side="right")
+            lo = self._start[t][keys[t]]
+            hi = self._start[t][keys[t] + 1]
             count = hi - lo
             found.append(np.repeat(np.arange(len(query)), count))
             # Positions lo..hi-1 of every query, flattened.
@@ -611,10 +667,14 @@ def place_cards(
     reach = FRAME_SEARCH_CENTRE * h * scale
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
     out: list[Placement] = []
+    # Each card's votes, in the order found: one stable sort, not a pass over every vote per
+    # card.
+    by_card = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[by_card], np.arange(index.n_cards + 1))
     for card in np.flatnonzero(votes >= FRAME_SEARCH_MIN_VOTES):
         if int(card) in exclude:
             continue
-        mine = np.flatnonzero(owner == card)
+        mine = by_card[bounds[card] : bounds[card + 1]]
         for _ in range(FRAME_SEARCH_FITS):
             if len(mine) < FRAME_SEARCH_MIN_VOTES:
                 break
