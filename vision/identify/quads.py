@@ -29,6 +29,7 @@ card's picture).
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -90,6 +91,122 @@ def gradients(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     return gx, gy
+
+
+# Pixels on each side of a pixel that its gradient depends on: the Gaussian's 7-tap kernel
+# (OpenCV's size for sigma 1 on uint8, 2 * round(3 sigma) + 1) and the 3x3 Sobel.
+_GRADIENT_REACH = 3 + 1
+# Side of the square tiles in which :class:`Gradients` works the gradients out, px.
+_GRADIENT_TILE = 16
+# Margin added round each card's samples, px: the refinement's later passes (within 2 px of
+# lines moved by up to the first radius) then fall in tiles already done.
+_GRADIENT_SLACK = 4
+# More crops than this in one request cost more than the whole frame (each OpenCV call
+# costs about 50 us on a small crop: the Gaussian's bit-exact kernel is set up every call).
+_GRADIENT_CROPS_MAX = 8
+
+
+class Gradients:
+    """:func:`gradients` of a (H, W) uint8 grey frame, worked out only where they are sampled
+    (a few cards' sides are a small part of the frame): the tiles of ``_GRADIENT_TILE`` px
+    round each card's samples are computed on first use, each box of them from its crop of
+    the frame grown by ``_GRADIENT_REACH`` px (the values equal the whole frame's; a crop
+    cut by the frame's edge gets the whole frame's border handling), and kept. A request
+    of more than ``_GRADIENT_CROPS_MAX`` crops works the whole frame out instead, and so
+    does ``whole=True`` at once (for callers that sample all over the frame).
+
+    ``gx, gy = grads`` gives the two planes, which :func:`refine_quads`,
+    :func:`corner_support` and :func:`find_outlines` take in place of the arrays."""
+
+    def __init__(self, grey: NDArray[np.uint8], whole: bool = False) -> None:
+        if grey.ndim != 2 or grey.dtype != np.uint8:
+            raise ValueError(f"grey must be (H, W) uint8, got {grey.shape} {grey.dtype}")
+        self.grey = grey
+        h, w = grey.shape
+        t = _GRADIENT_TILE
+        self._done = np.zeros((-(-h // t), -(-w // t)), bool)
+        self._seen: NDArray[np.float64] | None = None
+        if whole:
+            self.planes = gradients(grey)
+            self._done[:] = True
+        else:
+            # Left unset (zeroing the two planes cost as much as a third of the whole frame's
+            # gradients): a sample reads only pixels of the tiles worked out for it.
+            self.planes = (np.empty((h, w), np.float32), np.empty((h, w), np.float32))
+
+    def __iter__(self) -> Iterator[GradientPlane]:
+        return iter((GradientPlane(self, 0), GradientPlane(self, 1)))
+
+    def around(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> None:
+        """Work out the gradients that bilinear samples at (``x``, ``y``) read: same shapes
+        (m, ...), one box per card (the first axis)."""
+        if x is self._seen or x.size == 0:
+            return  # the other plane, sampled at the same points; or nothing
+        self._seen = x
+        if self._done.all():
+            return
+        h, w = self.grey.shape
+        xs = x.reshape(len(x), -1)
+        ys = y.reshape(len(y), -1)
+        lo_x, hi_x = xs.min(axis=1), xs.max(axis=1)
+        lo_y, hi_y = ys.min(axis=1), ys.max(axis=1)
+        if not np.isfinite(np.concatenate([lo_x, hi_x, lo_y, hi_y])).all():
+            self._whole()  # a degenerate quad: no box holds its samples
+            return
+        # A sample reads pixels floor(x) and floor(x) + 1, where x is first rounded to
+        # 1/32 px (cv2.remap): up to floor(x) + 2; a pixel more on each side for safety.
+        t, m = _GRADIENT_TILE, _GRADIENT_SLACK
+        tx0 = (np.clip(np.floor(lo_x) - 1 - m, 0, w) // t).astype(np.intp)
+        tx1 = (-(-np.clip(np.floor(hi_x) + 3 + m, 0, w) // t)).astype(np.intp)
+        ty0 = (np.clip(np.floor(lo_y) - 1 - m, 0, h) // t).astype(np.intp)
+        ty1 = (-(-np.clip(np.floor(hi_y) + 3 + m, 0, h) // t)).astype(np.intp)
+        # Boxes already worked out (a summed-area table of the tiles done) are skipped.
+        done = np.zeros((self._done.shape[0] + 1, self._done.shape[1] + 1), np.int32)
+        done[1:, 1:] = self._done.cumsum(0).cumsum(1)
+        count = done[ty1, tx1] - done[ty0, tx1] - done[ty1, tx0] + done[ty0, tx0]
+        todo = np.flatnonzero(count < np.maximum(ty1 - ty0, 0) * np.maximum(tx1 - tx0, 0))
+        if len(todo) > _GRADIENT_CROPS_MAX:
+            self._whole()
+            return
+        for i in todo:
+            self._compute(int(ty0[i]), int(ty1[i]), int(tx0[i]), int(tx1[i]))
+
+    def _whole(self) -> None:
+        """Work out the whole frame at once (the tiles done hold the same values)."""
+        self.planes = gradients(self.grey)
+        self._done[:] = True
+
+    def _compute(self, ty0: int, ty1: int, tx0: int, tx1: int) -> None:
+        """Work out the tiles not yet done in rows ``ty0:ty1``, columns ``tx0:tx1`` (the
+        smallest box of tiles holding them, from one crop of the frame)."""
+        block = ~self._done[ty0:ty1, tx0:tx1]
+        rows = np.flatnonzero(block.any(axis=1))
+        if not len(rows):
+            return
+        cols = np.flatnonzero(block.any(axis=0))
+        ty0, ty1, tx0, tx1 = ty0 + rows[0], ty0 + rows[-1] + 1, tx0 + cols[0], tx0 + cols[-1] + 1
+        h, w = self.grey.shape
+        t, r = _GRADIENT_TILE, _GRADIENT_REACH
+        y0, y1, x0, x1 = ty0 * t, min(ty1 * t, h), tx0 * t, min(tx1 * t, w)
+        cy0, cy1, cx0, cx1 = max(y0 - r, 0), min(y1 + r, h), max(x0 - r, 0), min(x1 + r, w)
+        gx, gy = gradients(self.grey[cy0:cy1, cx0:cx1])
+        inner = (slice(y0 - cy0, y1 - cy0), slice(x0 - cx0, x1 - cx0))
+        self.planes[0][y0:y1, x0:x1] = gx[inner]
+        self.planes[1][y0:y1, x0:x1] = gy[inner]
+        self._done[ty0:ty1, tx0:tx1] = True
+
+
+@dataclass(frozen=True)
+class GradientPlane:
+    """One of the two planes of a :class:`Gradients` (``axis`` 0: gx, 1: gy)."""
+
+    owner: Gradients
+    axis: int
+
+
+#: A gradient image as the sampling functions take it: an (H, W) float32 array, or a plane of
+#: :class:`Gradients` (worked out round the points sampled).
+GradientImage = NDArray[np.float32] | GradientPlane
 
 
 def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
@@ -192,8 +309,8 @@ def _sample_grid(
 
 
 def _normal_profiles(
-    gx: NDArray[np.float32],
-    gy: NDArray[np.float32],
+    gx: GradientImage,
+    gy: GradientImage,
     points: NDArray[np.float64],
     normals: NDArray[np.float64],
     offsets: NDArray[np.float64],
@@ -204,11 +321,22 @@ def _normal_profiles(
     x = points[..., :, None, 0] + offsets * normals[..., None, None, 0]
     y = points[..., :, None, 1] + offsets * normals[..., None, None, 1]
     grid = _grid(x, y)
-    vx = _sample_grid(gx, grid, x.shape)
-    vy = _sample_grid(gy, grid, x.shape)
+    vx = _sample_grid(_plane(gx, x, y), grid, x.shape)
+    vy = _sample_grid(_plane(gy, x, y), grid, x.shape)
     nx = normals[..., None, None, 0].astype(np.float32)
     ny = normals[..., None, None, 1].astype(np.float32)
     return np.asarray(np.abs(vx * nx + vy * ny), np.float32)
+
+
+def _plane(
+    img: GradientImage, x: NDArray[np.float64], y: NDArray[np.float64]
+) -> NDArray[np.float32]:
+    """The array of a gradient image, a :class:`GradientPlane` worked out round the points
+    (``x``, ``y``) first."""
+    if isinstance(img, GradientPlane):
+        img.owner.around(x, y)
+        return img.owner.planes[img.axis]
+    return img
 
 
 def _outermost_peak(
@@ -269,8 +397,8 @@ def _intersect(
 
 
 def refine_quads(
-    gx: NDArray[np.float32],
-    gy: NDArray[np.float32],
+    gx: GradientImage,
+    gy: GradientImage,
     quads: NDArray[np.floating],
     radius: float = 4.0,
     samples: int = 16,
@@ -291,8 +419,8 @@ def refine_quads(
 
 
 def _refine(
-    gx: NDArray[np.float32],
-    gy: NDArray[np.float32],
+    gx: GradientImage,
+    gy: GradientImage,
     quads: NDArray[np.float64],
     radius: float,
     samples: int,
@@ -482,8 +610,8 @@ def _quad_of_sides(r1: NDArray[np.float64], n1: NDArray[np.float64]) -> NDArray[
 
 
 def corner_support(
-    gx: NDArray[np.float32],
-    gy: NDArray[np.float32],
+    gx: GradientImage,
+    gy: GradientImage,
     quads: NDArray[np.floating],
     corner: NDArray[np.intp],
     reach: float = 0.35,
@@ -585,15 +713,16 @@ def find_outlines(
     grey: NDArray[np.uint8],
     *,
     aspect: float = CARD_ASPECT,
-    grads: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
+    grads: Gradients | tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
     height_px: float | None = None,
 ) -> list[Outline]:
     """Card outlines in a (H, W) uint8 grey frame (see the module docstring).
 
     ``aspect``: the cards' width / height. ``grads``: :func:`gradients` of ``grey`` when
-    already computed. ``height_px``: the expected card height (long side) in pixels, when
-    known (from the table plane or the codes); otherwise it is taken from the silhouettes
-    that are single cards, or tried at a few sizes. Returns outlines, best supported first.
+    already computed, or its :class:`Gradients` (only the sides refined are sampled).
+    ``height_px``: the expected card height (long side) in pixels, when known (from the
+    table plane or the codes); otherwise it is taken from the silhouettes that are single
+    cards, or tried at a few sizes. Returns outlines, best supported first.
     """
     gx, gy = grads if grads is not None else gradients(grey)
     mask, factor = silhouettes(grey)
