@@ -73,3 +73,12 @@ def test_report_hook_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "short stick: 1 boards (1 missed, 0 extra)" in out["markdown"]
     with pytest.raises(ValueError, match="profile"):
         bench.report("medium")
+
+
+def test_speed_keeps_each_boards_fastest_read_over_passes() -> None:
+    """Each board is read once per pass; the fastest of its reads is kept, so the median
+    of the fastest is at most the median of the first pass's reads."""
+    r = bench.bench_speed(2, 0, repeats=2)
+    assert (r["boards"], r["repeats"]) == (2, 2)
+    assert 0 < r["ms_median_best"] <= r["ms_median_first"]
+    assert r["cpu_ms_median_best"] > 0 and r["ms_median_best"] <= r["ms_p95_best"]
