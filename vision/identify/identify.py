@@ -134,6 +134,10 @@ class _Candidate:
     support: float = 1.0
 
 
+#: Frames narrower or lower than this (px) are refused: no card fits in them.
+MIN_FRAME_PX = 16
+
+
 def check_frame(frame: object) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
     """(BGR (H, W, 3), grey (H, W)) uint8 views of a frame; grey and BGRA frames are converted.
     Raises ``ValueError`` naming the shape and dtype of anything else."""
@@ -144,8 +148,13 @@ def check_frame(frame: object) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
         and frame.size > 0
         and (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (1, 3, 4)))
     )
-    if not ok or min(frame.shape[:2]) < 16:
+    if not ok:
         raise ValueError(f"frame must be (H, W, 3) uint8, got {frame.shape} {frame.dtype}")
+    if min(frame.shape[:2]) < MIN_FRAME_PX:
+        raise ValueError(
+            f"frame too small: {frame.shape[1]} x {frame.shape[0]} px, at least "
+            f"{MIN_FRAME_PX} px each way"
+        )
     if frame.ndim == 2 or frame.shape[2] == 1:
         grey = np.ascontiguousarray(frame.reshape(frame.shape[:2]))
         return np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.uint8), grey
