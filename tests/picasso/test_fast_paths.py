@@ -5,8 +5,10 @@ string's chaining, the colour lookup, the canvas model, the markers' area shrink
 labellings in the box of a mask's pixels, the sticks' cores, the first look for markers in
 the box of strong contrasts, the four-channel warp, the seam test's lightness in the box it
 samples, the stretches through a pivot, the patches coming in measured in their box, the
-merging of Hough pieces, the selection's footprints) is checked against the straightforward
-computation it replaces, written out here as the reference.
+merging of Hough pieces, the selection's footprints, the nine points along a piece, a line's
+direction made when asked, the runs of a mask, the candidates a piece passes clear of) is
+checked against the straightforward computation it replaces, written out here as the
+reference.
 """
 
 from __future__ import annotations
@@ -692,3 +694,98 @@ def test_footprints_are_the_rectangles_pixels(wood_maps: list[np.ndarray]) -> No
                 want = _footprints_reference(c, small, widths, k)
                 for g, w_ in zip(got, want, strict=True):
                     assert np.array_equal(g, w_)
+
+
+def test_the_nine_points_are_linspaces(wood_maps: list[np.ndarray]) -> None:
+    """``_nine_points`` gives ``np.linspace(t0, t1, 9)`` bit for bit: on the Hough pieces of
+    boards a and b, and on pieces of no length, reversed, tiny and far out."""
+    pieces = [(t0, t1) for wm in wood_maps for _, t0, t1 in _lines(wm)]
+    rng = np.random.default_rng(6)
+    for t0 in rng.uniform(-400.0, 400.0, 200).tolist():
+        for d in (0.0, 1e-7, -3.3, float(rng.uniform(0.0, 300.0))):
+            pieces.append((t0, t0 + d))
+    assert pieces
+    for t0, t1 in pieces:
+        got = st._nine_points(t0, t1)
+        assert got.dtype == np.float64
+        assert np.array_equal(got, np.linspace(t0, t1, 9)), (t0, t1)
+
+
+def test_a_lines_direction_is_made_when_asked() -> None:
+    """A line's ``d`` and ``n`` (made on first use) are its direction and normal from its
+    angle, read-only, the same array each time; they play no part in equality."""
+    for angle in (0.0, 0.3, -1.2, math.pi / 2, 3.0):
+        ln = st._Line(10.0, 20.0, angle)
+        assert np.array_equal(ln.d, np.array([math.cos(angle), math.sin(angle)]))
+        assert np.array_equal(ln.n, np.array([-math.sin(angle), math.cos(angle)]))
+        assert ln.d is ln.d and ln.n is ln.n
+        assert not ln.d.flags.writeable and not ln.n.flags.writeable
+        assert ln == st._Line(10.0, 20.0, angle)
+    with pytest.raises(ValueError):
+        st._Line(0.0, 0.0, 0.0).d[0] = 1.0
+
+
+def test_the_runs_of_a_mask_are_the_plain_runs() -> None:
+    """``_runs`` (index ranges where a mask holds, gaps of up to ``gap`` bridged) is the
+    plain walk along the mask, on random masks of several densities."""
+
+    def plain(ok: np.ndarray, gap: int) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for i in np.flatnonzero(ok).tolist():
+            if out and i - out[-1][1] <= gap + 1:
+                out[-1] = (out[-1][0], i)
+            else:
+                out.append((i, i))
+        return out
+
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 5, 80, 300):
+        for p in (0.0, 0.2, 0.7, 1.0):
+            ok = rng.random(n) < p
+            for gap in (0, 1, 3):
+                assert st._runs(ok, gap) == plain(ok, gap)
+
+
+def _covered_reference(
+    line: st._Line, t0: float, t1: float, cands: list[st._Candidate], s: float
+) -> bool:
+    """``_covered`` placing its nine points and testing them against every candidate in
+    the piece's direction."""
+    ts = np.linspace(t0, t1, 9)
+    pts = np.array([line.cx, line.cy])[None, :] + np.outer(ts * s, line.d)
+    for c in cands:
+        da = abs((line.angle - c.line.angle + math.pi / 2) % math.pi - math.pi / 2)
+        if da > math.radians(4):
+            continue
+        rel = pts - np.array([c.line.cx, c.line.cy])
+        across = np.abs(rel @ c.line.n) <= st.ALONG_MM * s
+        along = rel @ c.line.d / s
+        inside = (along >= c.t0 - 3.0) & (along <= c.t1 + 3.0)
+        if np.count_nonzero(across & inside) >= 0.7 * ts.size:
+            return True
+    return False
+
+
+def test_pieces_clear_of_a_candidate_are_passed_over_exactly(wood_maps: list[np.ndarray]) -> None:
+    """``_covered`` (candidates the piece passes clear of skipped from its ends alone) says
+    what testing all nine points says: for each proposal of boards a and b against each
+    candidate, and against all of them, the proposals also moved across (to either side of
+    the ``ALONG_MM`` limit), along (past the candidates' ends) and turned."""
+    answers: set[bool] = set()
+    for wm in wood_maps:
+        cands = _candidates(wm)
+        pieces = []
+        for ln, t0, t1 in _lines(wm):
+            for off_mm in (0.0, 2.4, 2.6, -3.5, 6.0):
+                for turn in (0.0, math.radians(3.9), math.radians(4.1)):
+                    for shift in (0.0, 25.0, -60.0):
+                        x = ln.cx - ln.sin * off_mm * S + ln.cos * shift * S
+                        y = ln.cy + ln.cos * off_mm * S + ln.sin * shift * S
+                        pieces.append((st._Line(x, y, ln.angle + turn), t0, t1))
+        for ln, t0, t1 in pieces:
+            for c in cands:
+                got = st._covered(ln, t0, t1, [c], S)
+                assert got == _covered_reference(ln, t0, t1, [c], S)
+                answers.add(got)
+            assert st._covered(ln, t0, t1, cands, S) == _covered_reference(ln, t0, t1, cands, S)
+    assert answers == {True, False}

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -95,23 +95,28 @@ class _Line:
     cx: float  # a point on the line, canvas px
     cy: float
     angle: float  # radians, direction of the line
-    # Direction ``d`` and normal ``n`` (read-only (2,) float64), and their components as
-    # floats: computed once per line (the search asks for them thousands of times per frame).
+    # The direction's components as floats: computed once per line (the search asks for
+    # them thousands of times per frame).
     cos: float = field(init=False, repr=False, compare=False)
     sin: float = field(init=False, repr=False, compare=False)
-    d: NDArray[np.float64] = field(init=False, repr=False, compare=False)
-    n: NDArray[np.float64] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        c, si = math.cos(self.angle), math.sin(self.angle)
-        d = np.array([c, si])
-        n = np.array([-si, c])
+        object.__setattr__(self, "cos", math.cos(self.angle))
+        object.__setattr__(self, "sin", math.sin(self.angle))
+
+    # Direction ``d`` and normal ``n``, read-only (2,) float64: made when first asked (most
+    # lines never are; two small arrays per line were a few percent of the search).
+    @cached_property
+    def d(self) -> NDArray[np.float64]:
+        d = np.array([self.cos, self.sin])
         d.setflags(write=False)
+        return d
+
+    @cached_property
+    def n(self) -> NDArray[np.float64]:
+        n = np.array([-self.sin, self.cos])
         n.setflags(write=False)
-        object.__setattr__(self, "cos", c)
-        object.__setattr__(self, "sin", si)
-        object.__setattr__(self, "d", d)
-        object.__setattr__(self, "n", n)
+        return n
 
     def at(self, t_mm: float, s: float) -> NDArray[np.float64]:
         return np.array([self.cx + self.cos * t_mm * s, self.cy + self.sin * t_mm * s])
@@ -436,14 +441,15 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
     a straight line is fitted to these, then refitted without those more than 0.75 mm off
     (another stick's edge, a joint). One edge suffices: the string often lies along a stick
     and hides the other."""
-    c0, c1 = np.searchsorted(band.t, [t0 - 1e-9, t1 + 1e-9])
+    # (the arrays' own methods: numpy's functions add a wrapper call each)
+    c0, c1 = band.t.searchsorted([t0 - 1e-9, t1 + 1e-9])
     if c1 - c0 < 6:
         return band.line
     ts_all = band.t[c0:c1]
     wood = band.wood[:, c0:c1]
     non = band.known[:, c0:c1] & ~wood
     half = 0.5 * width_mm
-    mid = int(np.argmin(np.abs(band.u)))
+    mid = int(np.abs(band.u).argmin())
     cols = np.arange(c1 - c0)
     ts_parts: list[NDArray[np.float64]] = []
     cs_parts: list[NDArray[np.float64]] = []
@@ -451,12 +457,12 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
         rows = slice(mid, None) if sign > 0 else slice(mid, None, -1)
         us = band.u[rows]
         nn = non[rows]
-        first_non = np.argmax(nn, 0)  # 0 where none (and where the middle is canvas)
+        first_non = nn.argmax(0)  # 0 where none (and where the middle is canvas)
         ok = first_non > 0
         idx = np.maximum(first_non, 1)
         # wood most of the way from the middle to the edge (unknown pixels allowed; the
         # first canvas pixel is the edge by construction)
-        cum = np.cumsum(wood[rows], 0, dtype=np.int16)
+        cum = wood[rows].cumsum(0, dtype=np.int16)
         run_ok = ok & (cum[idx - 1, cols] > 0.6 * idx)
         centre = us[idx] - sign * (STEP_MM / 2 + half)  # the edge, less half a stick
         good = run_ok & (np.abs(centre) < 2.5)
@@ -488,11 +494,12 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
 
 def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
     """Index ranges [i0, i1] where ``ok`` holds, bridging gaps of up to ``gap`` samples."""
-    idx = np.flatnonzero(ok)
+    # (``nonzero`` of 1-D arrays, without ``np.flatnonzero``'s wrappers)
+    idx = ok.nonzero()[0]
     if idx.size == 0:
         return []
     # the steps between the indices (np.diff's, without its overhead)
-    breaks = np.flatnonzero(idx[1:] - idx[:-1] > gap + 1).tolist()
+    breaks = ((idx[1:] - idx[:-1]) > gap + 1).nonzero()[0].tolist()
     ids = idx.tolist()
     starts = [ids[0]] + [ids[b + 1] for b in breaks]
     ends = [ids[b] for b in breaks] + [ids[-1]]
@@ -560,10 +567,10 @@ def _stretch_ranges(
         if (r1 - r0) * step < min_len_mm:
             continue  # too short even before its ends are trimmed to stick sections
         seg = oki[r0 : r1 + 1]
-        first = r0 + int(np.argmax(seg))
+        first = r0 + int(seg.argmax())
         if not ok[first]:
             continue
-        last = r1 - int(np.argmax(seg[::-1]))
+        last = r1 - int(seg[::-1].argmax())
         if (last - first) * step < min_len_mm:
             continue
         if np.count_nonzero(both[first : last + 1]) > both_max * (last - first + 1):
@@ -943,23 +950,54 @@ def _dedupe(cands: list[_Candidate], s: float) -> list[_Candidate]:
     return [cands[i] for i in keep]
 
 
+_NINE = np.arange(9.0)
+_NINE.setflags(write=False)
+
+
+def _nine_points(t0: float, t1: float) -> NDArray[np.float64]:
+    """``np.linspace(t0, t1, 9)``, the same operations in the same order (a step from the
+    difference, the positions scaled and shifted, the last one set to ``t1``) without its
+    dozen calls of overhead."""
+    ts = _NINE * ((t1 - t0) / 8) + t0
+    ts[-1] = t1
+    return ts
+
+
 def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: float) -> bool:
     """Whether a proposed line piece lies along a candidate already measured: same
     direction within 4 degrees, and at least 70% of the piece within ``ALONG_MM`` of the
     candidate's centre line and inside its extent (a Hough piece often runs on through a
     crossing into the next stick). Such a piece is not measured: it would find the same
-    stick again."""
-    ts = np.linspace(t0, t1, 9)
-    pts = np.array([line.cx, line.cy])[None, :] + np.outer(ts * s, line.d)
+    stick again.
+
+    A candidate the whole piece passes clear of (both its ends more than a pixel beyond
+    the same side of the candidate's band or extent, so every point between them too) is
+    passed over without placing the points: the same answer, and most candidates in the
+    same direction are other sticks."""
+    lim_px = ALONG_MM * s + 1.0
+    ax, ay = line.cx + line.cos * t0 * s, line.cy + line.sin * t0 * s
+    bx, by = line.cx + line.cos * t1 * s, line.cy + line.sin * t1 * s
+    pts: NDArray[np.float64] | None = None
     for c in cands:
-        da = abs((line.angle - c.line.angle + math.pi / 2) % math.pi - math.pi / 2)
+        cl = c.line
+        da = abs((line.angle - cl.angle + math.pi / 2) % math.pi - math.pi / 2)
         if da > math.radians(4):
             continue
-        rel = pts - np.array([c.line.cx, c.line.cy])
-        across = np.abs(rel @ c.line.n) <= ALONG_MM * s
-        along = rel @ c.line.d / s
+        across_a = (ay - cl.cy) * cl.cos - (ax - cl.cx) * cl.sin
+        across_b = (by - cl.cy) * cl.cos - (bx - cl.cx) * cl.sin
+        if min(across_a, across_b) > lim_px or max(across_a, across_b) < -lim_px:
+            continue
+        along_a = ((ax - cl.cx) * cl.cos + (ay - cl.cy) * cl.sin) / s
+        along_b = ((bx - cl.cx) * cl.cos + (by - cl.cy) * cl.sin) / s
+        if min(along_a, along_b) > c.t1 + 4.0 or max(along_a, along_b) < c.t0 - 4.0:
+            continue
+        if pts is None:
+            pts = np.array([line.cx, line.cy])[None, :] + np.outer(_nine_points(t0, t1) * s, line.d)
+        rel = pts - np.array([cl.cx, cl.cy])
+        across = np.abs(rel @ cl.n) <= ALONG_MM * s
+        along = rel @ cl.d / s
         inside = (along >= c.t0 - 3.0) & (along <= c.t1 + 3.0)
-        if np.count_nonzero(across & inside) >= 0.7 * ts.size:  # a share of the points
+        if np.count_nonzero(across & inside) >= 0.7 * 9:  # a share of the 9 points
             return True
     return False
 
