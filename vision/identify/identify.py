@@ -221,11 +221,12 @@ def identify_frame(
         readings = _merge(readings, found_cards)
         if len(deck) <= GLOBAL_SEARCH_MAX_CARDS:
             readings = _merge(readings, _by_keypoints(grey, deck, precise))
+        card_height = _card_height(readings)  # once, not per unknown outline
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)
             for q in unknown_quads
             if not _overlaps_any(q.corners_px, [r.corners for r in readings], 0.3)
-            and _card_sized(q.corners_px, readings)
+            and _card_sized(q.corners_px, card_height)
         ]
     cards = [
         CardReading(
@@ -968,18 +969,25 @@ def _height(q: NDArray[np.floating]) -> float:
     return float((np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2)
 
 
-def _card_sized(q: NDArray[np.floating], readings: list[_Candidate]) -> bool:
-    """Whether an outline is the size of the cards identified in the frame (any size when
-    none was)."""
+def _card_height(readings: list[_Candidate]) -> float | None:
+    """The median height (px, the longer of a card's two side pairs) of the cards identified
+    in the frame (None when none was)."""
     if not readings:
-        return True
-    ref = float(
+        return None
+    return float(
         np.median(
             [max(_height(r.corners), _height(np.roll(r.corners, 1, axis=0))) for r in readings]
         )
     )
+
+
+def _card_sized(q: NDArray[np.floating], card_height: float | None) -> bool:
+    """Whether an outline is the size of the cards identified in the frame, whose height
+    (:func:`_card_height`) is ``card_height`` (any size when None)."""
+    if card_height is None:
+        return True
     h = max(_height(q), _height(np.roll(np.asarray(q), 1, axis=0)))
-    return 0.7 * ref <= h <= 1.4 * ref
+    return 0.7 * card_height <= h <= 1.4 * card_height
 
 
 #: From this many quads on, :func:`_overlaps_any` sets the quads apart from ``q`` all together

@@ -1,0 +1,108 @@
+"""The pictures path's fast paths equal the plain computations they replace: the two nearest
+descriptors (OpenCV's ``batchDistance``), the frame search's gathering test (its loop's first
+test, card by card), the plausible-quad check (corner by corner), the outline's support and
+the card-size test of unknown outlines."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.identify import local
+from vision.identify.identify import _Candidate, _card_height, _card_sized, _height
+from vision.identify.quads import Outline
+
+
+def _descriptors(rng: np.random.Generator, n: int) -> np.ndarray:
+    """(n, 32) descriptors differing in few bits from one another (so distances tie)."""
+    base = rng.integers(0, 256, (1, 32), dtype=np.uint8)
+    flips = rng.random((n, 256)) < 0.03
+    return base ^ np.packbits(flips, axis=1)
+
+
+def test_two_nearest_equals_opencv_batch_distance() -> None:
+    rng = np.random.default_rng(3)
+    for n, m in ((1, 2), (7, 2), (300, 250), (120, 40)):
+        a, b = _descriptors(rng, n), _descriptors(rng, m)
+        b[m // 2] = b[0]  # an exact tie: the lower index is the nearest
+        dist, idx = cv2.batchDistance(
+            a, b, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2, update=0, crosscheck=False
+        )
+        first, second, nearest = local.two_nearest(a, b)
+        np.testing.assert_array_equal(first, dist[:, 0])
+        np.testing.assert_array_equal(second, dist[:, 1])
+        np.testing.assert_array_equal(nearest, idx[:, 0])
+
+
+def _gathers_one_by_one(centre, reach, by_card, bounds, cards) -> np.ndarray:
+    """The first test of :func:`local.place_cards`'s loop, card by card, as it was written."""
+    out = []
+    for card in cards:
+        mine = by_card[bounds[card] : bounds[card + 1]]
+        c = centre[mine]
+        near = np.linalg.norm(c[:, None] - c[None], axis=2) <= reach[mine][None]
+        out.append(bool(near.sum(axis=1).max() >= local.FRAME_SEARCH_MIN_VOTES))
+    return np.array(out)
+
+
+def test_gathers_equals_the_loop_card_by_card() -> None:
+    rng = np.random.default_rng(4)
+    owner = rng.integers(0, 40, 1500)
+    owner[:200] = 7  # one card with more votes than are checked all together
+    centre = (rng.random((len(owner), 2)) * 400).astype(np.float32)
+    centre[owner == 3] = 100 + rng.random((int((owner == 3).sum()), 2)).astype(np.float32) * 4
+    reach = (rng.random(len(owner)) * 60 + 5).astype(np.float32)
+    by_card = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[by_card], np.arange(41))
+    votes = np.bincount(owner, minlength=40)
+    cards = np.flatnonzero(votes >= local.FRAME_SEARCH_MIN_VOTES)
+    fast = local.gathers(centre, reach, by_card, bounds, cards)
+    plain = _gathers_one_by_one(centre, reach, by_card, bounds, cards)
+    assert fast.any() and not fast.all()
+    np.testing.assert_array_equal(fast[cards != 7], plain[cards != 7])
+    assert fast[cards == 7].all()  # many votes: left to the loop
+
+
+def _plausible_corner_by_corner(quad: np.ndarray, min_side_px: float = 8.0) -> bool:
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    if not np.isfinite(q).all():
+        return False
+    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    for k in range(4):
+        a, b = q[k - 1] - q[k], q[(k + 1) % 4] - q[k]
+        la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+        if la < min_side_px or lb < min_side_px:
+            return False
+        angle = float(np.degrees(np.arccos(np.clip(a @ b / (la * lb), -1.0, 1.0))))
+        if not 20.0 <= angle <= 160.0:
+            return False
+    return True
+
+
+def test_plausible_quad_equals_the_corner_by_corner_check() -> None:
+    rng = np.random.default_rng(5)
+    square = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float64)
+    results = []
+    for _ in range(2000):
+        q = square * rng.uniform(0.05, 1.5) + rng.normal(0, rng.uniform(1, 40), (4, 2))
+        for side in (8.0, 20.0):
+            results.append(local.plausible_quad(q, side))
+            assert results[-1] == _plausible_corner_by_corner(q, side)
+    assert any(results) and not all(results)
+    assert not local.plausible_quad(np.full((4, 2), np.nan))
+
+
+def test_outline_support_and_card_size() -> None:
+    support = np.array([1.0, 0.5, 0.25, 0.0], np.float32)
+    o = Outline(np.zeros((4, 2), np.float32), support, "silhouette")
+    assert o.outline == float(support.mean()) == o.outline
+    card = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float64)
+    readings = [
+        _Candidate("a", card, 0.99, "features", "front", ("picture",)),
+        _Candidate("b", card * 1.2, 0.99, "features", "front", ("picture",)),
+    ]
+    height = _card_height(readings)
+    assert height == float(np.median([_height(card), _height(card * 1.2)]))
+    assert _card_sized(card * 1.1, height) and not _card_sized(card * 2, height)
+    assert _card_height([]) is None and _card_sized(card * 9, None)
