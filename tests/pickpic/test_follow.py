@@ -38,6 +38,14 @@ def _follow(
     return table, f, Clock(f)
 
 
+def _photos_laid(table: Table, clock: Clock, players: list[str], seats: int) -> None:
+    """Each of ``players`` lays their reference photo ``ref-<name>`` at their place (of
+    ``seats`` places round the table), a second apart."""
+    for i, p in enumerate(players):
+        table.put(f"ref-{p}", "up", _ref_place(i, seats))
+        clock.run(1.0)
+
+
 def play_round(
     table: Table,
     clock: Clock,
@@ -110,9 +118,7 @@ def test_called_rounds_give_the_true_log(players: list[str], monkeypatch: Any) -
 
 def test_a_card_given_out_of_turn_is_named_by_the_side_it_came_from(monkeypatch: Any) -> None:
     table, f, clock = _follow(monkeypatch)
-    for i, p in enumerate(PLAYERS):
-        table.put(f"ref-{p}", "up", _ref_place(i, 3))
-        clock.run(1.0)
+    _photos_laid(table, clock, PLAYERS, 3)
     # called: A gives to B. Instead B's card lands by A's photo (C also owes A one), and
     # B's arm was seen reaching in.
     x, y = _ref_place(0, 3)
@@ -146,9 +152,7 @@ def test_a_carried_card_does_not_count_until_it_lies_still(monkeypatch: Any) -> 
 def test_prompts_walk_through_the_round(monkeypatch: Any) -> None:
     table, f, clock = _follow(monkeypatch)
     assert f.prompt() == "A: lay your reference photo face up in front of you"
-    for i, p in enumerate(PLAYERS):
-        table.put(f"ref-{p}", "up", _ref_place(i, 3))
-        clock.run(1.0)
+    _photos_laid(table, clock, PLAYERS, 3)
     assert f.prompt() == "A: give a card face down to B"
     items = f.overlay()
     quads = [o for o in items if o["kind"] == "quad"]
@@ -189,9 +193,7 @@ def test_inputs_by_name_are_opened(tmp_path: Any) -> None:
 def test_a_hand_clearly_from_another_side_overrules_the_call(monkeypatch: Any) -> None:
     players = ["A", "B", "C", "D"]
     table, f, clock = _follow(monkeypatch, players)
-    for i, p in enumerate(players):
-        table.put(f"ref-{p}", "up", _ref_place(i, 4))
-        clock.run(1.0)
+    _photos_laid(table, clock, players, 4)
     assert f.prompt() == "A: give a card face down to B"
     # the card lands by B's photo, but the arm comes from C's side (C owes B a card too)
     x, y = _ref_place(1, 4)
@@ -213,9 +215,7 @@ def test_the_arm_of_the_card_laid_before_does_not_overrule_the_call(monkeypatch:
     # reached in is not this card's.
     players = ["A", "B", "C", "D"]
     table, f, clock = _follow(monkeypatch, players)
-    for i, p in enumerate(players):
-        table.put(f"ref-{p}", "up", _ref_place(i, 4))
-        clock.run(1.0)
+    _photos_laid(table, clock, players, 4)
     assert f.prompt() == "A: give a card face down to B"
     x, y = _ref_place(1, 4)
     dx, dy = _ref_place(3, 4)
@@ -295,9 +295,7 @@ def test_a_card_given_before_the_last_photo_was_read_is_placed_after_it(
     monkeypatch: Any,
 ) -> None:
     table, _, clock = _follow(monkeypatch)
-    for i, p in enumerate(PLAYERS[:2]):
-        table.put(f"ref-{p}", "up", _ref_place(i, 3))
-        clock.run(1.0)
+    _photos_laid(table, clock, PLAYERS[:2], 3)
     # C's photo lies under a hand while A's card lands by B's photo
     x, y = _ref_place(1, 3)
     table.put("g1", "down", (x + 80, y))
