@@ -88,7 +88,18 @@ def _kit_marker_lookup() -> dict[int, tuple[int, int]]:
     (marker id, rotation) of every marker printed on a kit card, in each of its four
     rotations; a code that two markers or two rotations share is left out (it names no one
     marker and pose)."""
-    ids = np.array(sorted(marker_table()), np.int64)
+    return _lookup(tuple(sorted(marker_table())))
+
+
+@functools.cache
+def _fiducial_lookup() -> dict[int, tuple[int, int]]:
+    """:func:`_kit_marker_lookup` for the kit's markers that are on no card: every marker of
+    ``DICT_4X4_50`` (the first 50 of ``DICT_4X4_1000``; play area 0-3, Picasso board 4-7)."""
+    return _lookup(tuple(range(50)))
+
+
+def _lookup(marker_ids: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+    ids = np.array(marker_ids, np.int64)
     codes = np.asarray(load_dictionary("DICT_4X4_1000").codes[ids], np.uint64)
     hits: dict[int, list[tuple[int, int]]] = {}
     for (k, rotation), code in np.ndenumerate(codes):
@@ -174,10 +185,14 @@ def _code_places(
 # ---- the fast reader -----------------------------------------------------------------------
 
 
-def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
+def marker_quads(
+    grey: NDArray[np.uint8], min_px: int = MIN_MARKER_PX, refine: bool = True
+) -> NDArray[np.float32]:
     """Dark square candidates: (n, 4, 2) float32 corners, clockwise on screen, sub-pixel:
-    the dark blobs of one adaptive threshold (:data:`_THRESH_WINDOW`) of a marker's size,
-    traced in their own small windows."""
+    the dark blobs of one adaptive threshold (:data:`_THRESH_WINDOW`) of a marker's size (at
+    least ``min_px`` wide and high), traced in their own small windows; ``refine``: corners
+    moved onto the square's edge (:func:`refine_marker_corners`), else half a pixel out
+    from the contour's."""
     h, w = grey.shape
     binary = cv2.adaptiveThreshold(
         grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, _THRESH_WINDOW, _THRESH_C
@@ -190,7 +205,7 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     labels, stats = np.asarray(found_labels, np.int32), np.asarray(found_stats, np.int32)
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     max_side = max(h, w) // 2
-    ok = (bw >= MIN_MARKER_PX) & (bh >= MIN_MARKER_PX) & (bw <= max_side) & (bh <= max_side)
+    ok = (bw >= min_px) & (bh >= min_px) & (bw <= max_side) & (bh <= max_side)
     # A marker's dark cells (its border ring and about half its inner cells) cover most of
     # it, and a square turned any way fills at least half its bounding box.
     ok &= (area >= 0.25 * bw * bh) & (np.maximum(bw, bh) <= 2 * np.minimum(bw, bh))
@@ -200,7 +215,7 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     # Sides of a marker's size and not too unequal; turned clockwise on screen.
     sides = np.linalg.norm(out - np.roll(out, -1, axis=1), axis=2)
     shortest = sides.min(axis=1, initial=np.inf)
-    out = out[(shortest >= 0.5 * MIN_MARKER_PX) & (sides.max(axis=1, initial=0) <= 2.5 * shortest)]
+    out = out[(shortest >= 0.5 * min_px) & (sides.max(axis=1, initial=0) <= 2.5 * shortest)]
     if not len(out):
         return np.zeros((0, 4, 2), np.float32)
     v1, v2 = out[:, 1] - out[:, 0], out[:, 2] - out[:, 0]
@@ -214,7 +229,7 @@ def marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     )
     out[..., 0] = np.clip(out[..., 0], 0, w - 1)
     out[..., 1] = np.clip(out[..., 1], 0, h - 1)
-    return refine_marker_corners(grey, out)
+    return refine_marker_corners(grey, out) if refine else out
 
 
 def _boxes(
@@ -419,11 +434,25 @@ def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]
     return _read_quads(grey, marker_quads(grey))[0]
 
 
+def read_fiducials(
+    grey: NDArray[np.uint8], min_px: int = MIN_MARKER_PX
+) -> list[tuple[int, NDArray[np.float32]]]:
+    """The kit's markers that are on no card (``DICT_4X4_50``: the play area's, the Picasso
+    board's) in a grey frame, at least ``min_px`` wide: (marker id, (4, 2) float32 corners in
+    ArUco order, the contour's, to about a pixel). The search of :func:`read_markers`
+    without its corner refinement (these markers are larger than a card's: 6 cells of 3 px
+    and more read from the contour's corners)."""
+    return _read_quads(grey, marker_quads(grey, min_px, refine=False), _fiducial_lookup())[0]
+
+
 def _read_quads(
-    grey: NDArray[np.uint8], quads: NDArray[np.float32]
+    grey: NDArray[np.uint8],
+    quads: NDArray[np.float32],
+    lookup: dict[int, tuple[int, int]] | None = None,
 ) -> tuple[list[tuple[int, NDArray[np.float32]]], NDArray[np.bool_]]:
-    """The kit card markers among dark square candidates ``quads`` (n, 4, 2): (marker id,
-    (4, 2) float32 corners in ArUco order), and which candidates were read (n,) bool."""
+    """The kit card markers (or those of ``lookup``, :func:`_kit_marker_lookup`'s shape)
+    among dark square candidates ``quads`` (n, 4, 2): (marker id, (4, 2) float32 corners in
+    ArUco order), and which candidates were read (n,) bool."""
     read = np.zeros(len(quads), bool)
     if len(quads) == 0:
         return [], read
@@ -435,7 +464,7 @@ def _read_quads(
     bits = inner > _BIT_THRESHOLD
     weights = np.left_shift(np.uint64(1), np.arange(16, dtype=np.uint64))
     packed = np.bitwise_or.reduce(np.where(bits, weights, np.uint64(0)), axis=1)
-    lookup = _kit_marker_lookup()
+    lookup = _kit_marker_lookup() if lookup is None else lookup
     framed = border_wrong <= _MAX_BORDER_WRONG
     named = [
         (k, *lookup[code])

@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 
 from calibration.files import CalibrationFile
 from vision.identify import appearance, local, quads
-from vision.identify.codes import CodeCard, CodeReader, read_sightings, vote
+from vision.identify.codes import CodeCard, CodeReader, read_fiducials, read_sightings, vote
 from vision.identify.deck import ReferenceDeck, build_deck
 from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, Side, UnknownCard
 from vision.identify.zones import TableZones, table_zones
@@ -424,7 +424,11 @@ def _by_pictures(
     height: float | None,
     t: Thresholds,
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
-    outlines = quads.find_outlines(grey, aspect=deck.aspect, grads=grads, height_px=height)
+    markers, marker_ids = table_markers(grey)
+    outlines = quads.find_outlines(
+        grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=markers,
+        heights_at=_card_heights_at(markers, marker_ids, deck),
+    )  # fmt: skip
     outlines = [o for o in outlines if not _overlaps_any(o.corners_px, taken, 0.4)]
     if not outlines:
         return [], []
@@ -470,6 +474,49 @@ def _by_pictures(
         if not _overlaps_any(o.corners_px, [k.corners_px for k in kept], 0.3):
             kept.append(o)
     return chosen, kept
+
+
+def table_markers(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The kit's markers that are no card (the play area's, the Picasso board's:
+    :func:`vision.identify.codes.read_fiducials`) in a grey (H, W) uint8 frame, read at half
+    size (they are 30-40 mm, twice a card's): (k, 4, 2) frame pixels and (k,) their ids.
+    Their white squares are card-sized silhouettes: without them, some 2 outlines a frame
+    were fitted round the play area's markers (on rendered tables, 232 of 263 keypoint
+    windows that named nothing)."""
+    h, w = grey.shape
+    factor = 2 if min(h, w) >= 240 else 1
+    small = grey
+    if factor != 1:
+        size = (round(w / factor), round(h / factor))
+        small = np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.uint8)
+    found = read_fiducials(small)
+    if not found:
+        return np.zeros((0, 4, 2), np.float64), np.zeros(0, np.intp)
+    corners = np.stack([c for _, c in found]).astype(np.float64)
+    ids = np.array([m for m, _ in found], np.intp)
+    return (corners + 0.5) * factor - 0.5, ids
+
+
+def _card_heights_at(
+    markers: NDArray[np.float64], ids: NDArray[np.intp], deck: ReferenceDeck
+) -> NDArray[np.float64] | None:
+    """(k, 3) the height (px) a card of ``deck`` has at each of the table's ``markers``
+    ((k, 4, 2) frame pixels, ``ids`` (k,)) whose size is known (x, y, height: the marker's
+    mean side times the card's height over the marker's, both in mm); None when the deck's
+    cards are not the kit's (their size in mm is not known)."""
+    if not deck.builtin or not len(deck) or not len(markers):
+        return None
+    from vision.kit import geometry
+
+    card_mm = max(geometry.face_size_wh_mm(deck.cards[0].id))
+    mm = {m: geometry.PLAY_AREA_MARKER_MM for m in geometry.PLAY_AREA_MARKER_IDS}
+    mm.update({m: geometry.BOARD_MARKER_MM for m in geometry.BOARD_MARKER_IDS})
+    rows = []
+    for corners, marker in zip(markers, ids.tolist(), strict=True):
+        if marker in mm:
+            side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+            rows.append([*corners.mean(axis=0), side * card_mm / mm[marker]])
+    return np.array(rows, np.float64).reshape(-1, 3)
 
 
 @dataclass(frozen=True, eq=False)

@@ -29,8 +29,9 @@ card's picture).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,6 +52,12 @@ _BORDER_REGION_MAX = 0.004
 _REGION_MAX = 0.08
 # Smallest silhouette kept, in full-size pixels (a 24 x 34 px card).
 _MIN_AREA_PX = 800.0
+# A silhouette round a thing known to be no card (a table marker, ``not_cards``) is skipped
+# when its area is at most this many times that thing's: a 40 mm play-area marker's white
+# square measured 1.2-4.3 times the marker's dark one on rendered tables (60 scenes, 232
+# markers), a marker's silhouette merged with a card's 5.8 times or more (a card alone is
+# 3.5 times the marker).
+_NOT_CARD_AREA = 3.0
 # Edge strength (grey levels per pixel after the 3x3 Sobel / 8 on a sigma-1 blur) that counts
 # as an edge: a step of about 12 grey levels.
 EDGE_MIN = 5.0
@@ -716,6 +723,8 @@ def find_outlines(
     aspect: float = CARD_ASPECT,
     grads: Gradients | tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
     height_px: float | None = None,
+    not_cards: NDArray[np.floating] | None = None,
+    heights_at: NDArray[np.floating] | None = None,
 ) -> list[Outline]:
     """Card outlines in a (H, W) uint8 grey frame (see the module docstring).
 
@@ -723,12 +732,19 @@ def find_outlines(
     already computed, or its :class:`Gradients` (only the sides refined are sampled).
     ``height_px``: the expected card height (long side) in pixels, when known (from the
     table plane or the codes); otherwise it is taken from the silhouettes that are single
-    cards, or tried at a few sizes. Returns outlines, best supported first.
+    cards, or tried at a few sizes. ``not_cards``: (k, 4, 2) frame pixels of things known to
+    be no card (the table's markers): a silhouette round one of them and not much larger
+    (:data:`_NOT_CARD_AREA`) gives no outline. ``heights_at``: (k, 3) the card's height
+    (px) known at points of the frame (x, y, height: from the table's markers), used with
+    the single cards found to tell the card's size where cards overlap (perspective makes
+    far cards smaller). Returns outlines, best supported first.
     """
     gx, gy = grads if grads is not None else gradients(grey)
     mask, factor = silhouettes(grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = _MIN_AREA_PX / factor**2
+    if not_cards is not None and len(not_cards):
+        contours = _without_not_cards(contours, np.asarray(not_cards, np.float64), factor)
     direct: list[NDArray[np.float64]] = []
     boxed: list[tuple[NDArray[np.float64], float, tuple[int, int, int, int]]] = []
     pieces: list[NDArray[np.float64]] = []
@@ -772,16 +788,20 @@ def find_outlines(
         )
         if not whole:
             clusters.append((box, area))  # several cards, or one partly hidden: lines
-    # The card size: the single cards found, else the hint, else a few sizes are tried.
+    # The card size: the single cards found and the heights given, else the hint, else a few
+    # sizes are tried.
     ordered = order_quads(quads)
     asp = quad_aspect(ordered)
     good = (support.min(axis=1) >= 0.6) & (asp >= 0.62) & (asp <= 0.8)
-    if good.any():
-        q = ordered[good]
-        heights = (
-            np.linalg.norm(q[:, 1] - q[:, 2], axis=1) + np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
-        ) / 2
-        sizes = [float(np.median(heights))]
+    q = ordered[good]
+    heights = (
+        np.linalg.norm(q[:, 1] - q[:, 2], axis=1) + np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
+    ) / 2
+    samples = np.concatenate([q.mean(axis=1), heights[:, None]], axis=1)
+    if heights_at is not None and len(heights_at):
+        samples = np.concatenate([samples, np.asarray(heights_at, np.float64).reshape(-1, 3)])
+    if len(samples):
+        sizes = [float(np.median(samples[:, 2]))]
     elif height_px is not None:
         sizes = [float(height_px)]
     else:
@@ -789,10 +809,14 @@ def find_outlines(
     if clusters:
         edges = _full_edges(grey, [c[0] for c in clusters], mask, factor)
         dilated = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-        hint = sizes[0] if (good.any() or height_px is not None) else None
-        card_area = sizes[0] ** 2 * aspect
+        known = len(samples) > 0 or height_px is not None
         kept = []
         for box, area in clusters:
+            size = sizes[0]
+            if len(samples) >= _PLANE_SAMPLES:
+                size = _height_at(samples, np.array([box[0] + box[2], box[1] + box[3]]) / 2)
+            hint = size if known else None
+            card_area = size**2 * aspect
             cand = rectangles_from_lines(edges, box, hint, aspect)
             if not len(cand):
                 continue
@@ -824,6 +848,53 @@ def find_outlines(
         Outline(quads[i].astype(np.float32), support[i].astype(np.float32), sources[i])
         for i in keep
     ]
+
+
+# Heights of the card at this many points of the frame (or more) are fitted by a plane (the
+# height's slope under perspective) to tell a cluster's card size; with fewer, their median.
+_PLANE_SAMPLES = 3
+
+
+def _height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
+    """The card's height (px) at point ``at`` (2,) of the frame from (k, 3) samples (x, y,
+    height), k >= 3: the least-squares plane through them (a card's size in the image falls
+    off about linearly across a tilted table), kept within the samples' range (no
+    extrapolation beyond the sizes seen)."""
+    a = np.concatenate([samples[:, :2], np.ones((len(samples), 1))], axis=1)
+    coef, _, rank, _ = np.linalg.lstsq(a, samples[:, 2], rcond=None)
+    if rank < 3:
+        return float(np.median(samples[:, 2]))
+    h = float(coef[0] * at[0] + coef[1] * at[1] + coef[2])
+    return float(np.clip(h, samples[:, 2].min(), samples[:, 2].max()))
+
+
+def _without_not_cards(
+    contours: Sequence[Any],
+    not_cards: NDArray[np.float64],
+    factor: float,
+) -> list[Any]:
+    """``contours`` (of the mask at 1 / ``factor`` of the frame) less those round one of
+    ``not_cards`` ((k, 4, 2) frame pixels) with at most :data:`_NOT_CARD_AREA` times its
+    area."""
+    centres = (not_cards.mean(axis=1) + 0.5) / factor - 0.5
+    areas = np.abs(_areas(not_cards)) / factor**2
+    out = []
+    for contour in contours:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        inside = (
+            (centres[:, 0] >= x) & (centres[:, 0] < x + bw)
+            & (centres[:, 1] >= y) & (centres[:, 1] < y + bh)
+        )  # fmt: skip
+        area = cv2.contourArea(contour)
+        if any(
+            area <= _NOT_CARD_AREA * areas[k]
+            and cv2.pointPolygonTest(contour, (float(centres[k, 0]), float(centres[k, 1])), False)
+            >= 0
+            for k in np.flatnonzero(inside)
+        ):
+            continue
+        out.append(contour)
+    return out
 
 
 def _full_edges(
