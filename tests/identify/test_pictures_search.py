@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.identify.conftest import mixed_scene, table_scene
-from vision.identify import ReferenceDeck, local
+from vision.identify import ReferenceDeck, identify_frame, local, quads
 from vision.identify.deck import build_deck
 from vision.identify.identify import (
     BACK_MIN_COSINE,
@@ -114,6 +115,21 @@ def test_frame_search_names_cards_at_their_places_and_no_foreign_card(
     for c in found:
         t = truth.card(c.card)
         assert t is not None and _near(c.corners, t.corners_px)
+
+
+def test_frame_search_runs_when_no_outline_is_left(
+    pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every outline taken by the codes (here: none found at all) leaves the cards that have
+    # no outline of their own to the search over the whole frame.
+    monkeypatch.setattr(quads, "find_outlines", lambda *a, **k: [])
+    frame, truth, _ = table_scene()
+    result = identify_frame(frame, pickpic, codes=None)
+    named = {c.card: c for c in result.cards}
+    assert set(FACE_UP) <= set(named)
+    for card in FACE_UP:
+        assert named[card].evidence == ("keypoints",)
+        assert _near(named[card].corners_px, truth.card(card).corners_px)
 
 
 def test_frame_search_skips_cards_already_named(pickpic: ReferenceDeck) -> None:

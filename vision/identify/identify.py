@@ -430,9 +430,9 @@ def _by_pictures(
         heights_at=_card_heights_at(markers, marker_ids, deck),
     )  # fmt: skip
     outlines = [o for o in outlines if not _overlaps_any(o.corners_px, taken, 0.4)]
-    if not outlines:
-        return [], []
-    matches = match_outlines(bgr, outlines, deck)
+    # No outline left is no reason to stop: the search over the whole frame finds cards that
+    # have none of their own.
+    matches = match_outlines(bgr, outlines, deck) if outlines else []
     chosen: list[_Candidate] = []
     used: set[int] = set()
     for m in sorted(matches, key=lambda m: -m.probability):
