@@ -66,8 +66,17 @@ EDGE_MIN = 5.0
 _MAX_LINES = 24
 _PARALLEL_DEG = 10.0
 _RIGHT_ANGLE_TOL_DEG = 30.0
-# Quadrilateral silhouettes of this short/long side ratio are taken as one card.
-_QUAD_ASPECT = (0.5, 0.95)
+# Quadrilateral silhouettes of this short/long side ratio are taken as one card: from a card
+# seen end-on to a square (a far card of a tilted camera, its long side pointing away,
+# looks 0.94-0.98: it was cut at 0.95, when the table's square markers were told apart by
+# their shape alone).
+_QUAD_ASPECT = (0.4, 1.0)
+# Rectangles from lines (where cards touch) keep to this ratio (squares there are mostly two
+# cards' sides).
+_LINES_ASPECT = (0.5, 0.95)
+# A quad at least this square is given both ways (either pair of sides as the card's short
+# one): which is which is not known.
+_EITHER_WAY = 0.85
 # Corner k + 1 (and k - 1) for corner k of a quad: the next (and previous) corner clockwise
 # (an index, where np.roll along the corners cost more than the arithmetic it fed).
 _NEXT = [1, 2, 3, 0]
@@ -77,7 +86,8 @@ _PREVIOUS = [3, 0, 1, 2]
 @dataclass(frozen=True, eq=False)
 class Outline:
     """A card-shaped quadrilateral: ``corners_px`` (4, 2) float32 clockwise on screen, the
-    first side a short one; ``support`` (4,) float32, the share of each side (in corner
+    first side a short one (a nearly square quad is given twice, either pair first:
+    :data:`_EITHER_WAY`); ``support`` (4,) float32, the share of each side (in corner
     order: side k joins corner k and k + 1) seen as an edge; ``source``: ``"silhouette"``
     (a whole silhouette) or ``"corner"`` (grown from one corner of a silhouette)."""
 
@@ -571,7 +581,7 @@ def rectangles_from_lines(
     short = np.minimum(dist[p], dist[q])
     long_ = np.maximum(dist[p], dist[q])
     ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
-    ok &= (short >= _QUAD_ASPECT[0] * long_) & (short <= _QUAD_ASPECT[1] * long_)
+    ok &= (short >= _LINES_ASPECT[0] * long_) & (short <= _LINES_ASPECT[1] * long_)
     p, q = p[ok], q[ok]
     side_rho.append(np.stack([pa_r[p], pa_r[q], pb_r[p], pb_r[q]], axis=1))
     side_normal.append(np.stack([pa_n[p], pa_n[q], pb_n[p], pb_n[q]], axis=1))
@@ -844,10 +854,21 @@ def find_outlines(
     plausible &= _side_lengths(quads).min(axis=1) >= 0.4 * np.sqrt(_MIN_AREA_PX)
     idx = np.flatnonzero(plausible)
     keep = idx[_dedupe(quads[idx], support[idx].mean(axis=1))]
-    return [
+    out = [
         Outline(quads[i].astype(np.float32), support[i].astype(np.float32), sources[i])
         for i in keep
     ]
+    # Nearly square: also with the other pair of sides first (each side's support with it).
+    out += [
+        Outline(
+            np.roll(quads[i], -1, axis=0).astype(np.float32),
+            np.roll(support[i], -1).astype(np.float32),
+            sources[i],
+        )
+        for i in keep
+        if asp[i] >= _EITHER_WAY
+    ]
+    return out
 
 
 # Heights of the card at this many points of the frame (or more) are fitted by a plane (the
