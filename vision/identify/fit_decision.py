@@ -1,7 +1,8 @@
 """Fit the picture decision (``vision.identify.identify.DECISION_*``) on rendered tables.
 
-Every outline that :func:`vision.identify.quads.find_outlines` finds in the frames (and its
-variant grown by the deck's frame) is matched to the built-in Pick Pic deck by
+Every outline that :func:`vision.identify.quads.find_outlines` finds in the frames, as
+:func:`vision.identify.identify_frame` asks for them (the table's markers and their sizes
+given), and its variant grown by the deck's frame, is matched to the built-in Pick Pic deck by
 :func:`vision.identify.identify.match_outlines`; a match is *right* when a truth card's
 centre is within a quarter of its width of the match's and has the matched id face up, and
 *wrong* when no card is there, or a card with another id, a Pic Flip card or a back is. Matches
@@ -23,7 +24,12 @@ import numpy as np
 
 from vision.identify import quads
 from vision.identify.deck import open_deck
-from vision.identify.identify import _decision_features, match_outlines
+from vision.identify.identify import (
+    _card_heights_at,
+    _decision_features,
+    match_outlines,
+    table_markers,
+)
 from vision.identify.scenes import scenes
 
 
@@ -37,7 +43,11 @@ def collect(
     for kind in ("features", "unknown"):
         for i, frame, truth in scenes(kind, "normal", n, seed, cache):
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-            outlines = quads.find_outlines(grey, aspect=deck.aspect)
+            markers, ids = table_markers(grey)
+            outlines = quads.find_outlines(
+                grey, aspect=deck.aspect, not_cards=markers,
+                heights_at=_card_heights_at(markers, ids, deck),
+            )  # fmt: skip
             if not outlines:
                 continue
             for m in match_outlines(frame, outlines, deck):
