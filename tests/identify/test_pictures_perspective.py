@@ -189,3 +189,26 @@ def test_a_far_card_seen_nearly_square_is_named_by_its_picture(pickpic: Referenc
     assert "pickpic-060" in named
     assert np.abs(named["pickpic-060"].corners_px - _corners(truth, "pickpic-060")).max() < 4.0
     assert not any(c.startswith("picflip") for c in named)
+
+
+def test_the_tables_markers_give_its_perspective_with_no_card_named() -> None:
+    # The play area's markers are squares on the table: their shape alone makes the far card
+    # card-shaped on the table, as the cards named near it do.
+    _, truth = oblique_scene()
+    far = _corners(truth, "pickpic-060")
+    centre = far.mean(axis=0)
+    # Squares foreshortened as the table is there: the far card's own map applied to a square.
+    src = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    to_frame = cv2.getPerspectiveTransform(src, far.astype(np.float32))
+    square = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float32) + np.float32([11.5, 24])
+    marker = cv2.perspectiveTransform(square.reshape(-1, 1, 2), to_frame).reshape(4, 2)
+    step = np.array([150.0, 0.0])
+    markers = np.stack([marker, marker + step, marker - step]).astype(np.float64)
+    table = local.TablePerspective(np.zeros((0, 4, 2)), ASPECT, markers)
+    assert len(table) == 3
+    assert local.card_shaped(far, ASPECT, table)
+    # Squares seen square on say the table is not foreshortened: the far card stays refused.
+    flat = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float64) + centre
+    assert not local.card_shaped(
+        far, ASPECT, local.TablePerspective(np.zeros((0, 4, 2)), ASPECT, flat[None])
+    )

@@ -459,8 +459,8 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
-    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken))
-    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used))
+    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers))
+    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers))
     unknown = [
         o
         for i, o in enumerate(outlines)
@@ -790,12 +790,14 @@ def _by_verification(
     deck: ReferenceDeck,
     chosen: list[_Candidate],
     used: set[int],
+    squares: NDArray[np.float64] | None = None,
 ) -> list[_Candidate]:
     """Cards named by keypoint verification among the outlines appearance left undecided,
     best appearance first; each card id and place once. Each outline's window is fitted
     against its shortlist and the card its keypoints retrieve from the whole deck (so a card
     whose outline appearance could not place, as touching cards merged, is still found; its
-    picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`)."""
+    picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`).
+    ``squares``: (k, 4, 2) the table's markers (its perspective, with the cards named)."""
     best: dict[int, PictureMatch] = {}
     for m in matches:
         if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
@@ -829,7 +831,7 @@ def _by_verification(
         tried.append(m.quad)
         candidates = [c for c in m.shortlist if ids[c] not in taken]
         named = [c.corners for c in (*chosen, *out)]
-        table = _table_perspective(named, deck)
+        table = _table_perspective(named, deck, squares)
         found = verify_outline(
             grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index, table
         )
@@ -853,13 +855,17 @@ def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidat
 
 
 def _table_perspective(
-    named: Sequence[NDArray[np.float64]], deck: ReferenceDeck
+    named: Sequence[NDArray[np.float64]],
+    deck: ReferenceDeck,
+    squares: NDArray[np.float64] | None = None,
 ) -> local.TablePerspective | None:
     """The table's perspective (:class:`vision.identify.local.TablePerspective`) from the
-    (4, 2) corners of the cards already named in the frame (None when there are none)."""
-    if not named:
+    (4, 2) corners of the cards already named in the frame and the (k, 4, 2) ``squares``
+    lying on it (its markers; None when there is neither)."""
+    if not named and (squares is None or not len(squares)):
         return None
-    return local.TablePerspective(np.stack(named), deck.aspect)
+    cards = np.stack(named) if named else np.zeros((0, 4, 2))
+    return local.TablePerspective(cards, deck.aspect, squares)
 
 
 def _same_place(a: NDArray[np.floating], b: NDArray[np.floating]) -> bool:
@@ -896,9 +902,11 @@ def _by_frame_search(
     deck: ReferenceDeck,
     chosen: list[_Candidate],
     taken: Sequence[NDArray[np.float64]] = (),
+    squares: NDArray[np.float64] | None = None,
 ) -> list[_Candidate]:
     """Cards found by the keypoints of the whole frame outside the cards already named
-    (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes): each card
+    (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes; ``squares``
+    (k, 4, 2) the table's markers, for its perspective): each card
     the frame's keypoints place (:func:`local.place_cards`) is verified in the window round
     that place as an undecided outline is (against the cards its appearance there shortlists
     too), and its picture must agree where the fit puts it (:data:`RETRIEVED_MIN_AGREE`).
@@ -921,7 +929,7 @@ def _by_frame_search(
             continue
         candidates = [p.card, *(c for c in shortlist if c not in used and c != p.card)]
         around = [*named, *(c.corners for c in out)]
-        table = _table_perspective(around, deck)
+        table = _table_perspective(around, deck, squares)
         found = verify_outline(grey, p.corners, candidates, deck, VERIFY_MIN_INLIERS, used, table)
         if found is None or not _fit_accepted(found, deck, around, table):
             continue

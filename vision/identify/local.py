@@ -446,18 +446,32 @@ class TablePerspective:
     centre: the (2, 2) matrix ``M`` (determinant 1) such that a short vector ``d`` of the
     frame is ``sqrt(d @ inv(M) @ d)`` long on the table, up to scale (the image of a circle
     on the table is the ellipse of ``M``). :meth:`metric` blends them at any place, nearer
-    cards counting more. ``aspect``: the cards' short / long side."""
+    cards counting more. ``aspect``: the cards' short / long side. ``squares``: (k, 4, 2)
+    corners of squares lying on the table (its markers), which give its metric too."""
 
-    def __init__(self, corners: NDArray[np.floating], aspect: float) -> None:
+    def __init__(
+        self,
+        corners: NDArray[np.floating],
+        aspect: float,
+        squares: NDArray[np.floating] | None = None,
+    ) -> None:
         q = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+        k = 0 if squares is None else len(squares)
+        if k:
+            q = np.concatenate([q, np.asarray(squares, np.float64).reshape(-1, 4, 2)])
         # Each card as a parallelogram: its mean side vectors, the short one first.
         u = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2
         v = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2
         swap = np.linalg.norm(u, axis=1) > np.linalg.norm(v, axis=1)
         u[swap], v[swap] = v[swap].copy(), u[swap].copy()
         # The table -> frame map J of a card (table units: the long side 1) takes its short
-        # side aspect x e1 to u and its long side e2 to v, so J J^T = u u^T / aspect^2 + v v^T.
-        m = np.einsum("ni,nj->nij", u, u) / aspect**2 + np.einsum("ni,nj->nij", v, v)
+        # side aspect x e1 to u and its long side e2 to v, so J J^T = u u^T / aspect^2 + v v^T
+        # (a square's aspect is 1).
+        ratio = np.full(len(q), float(aspect))
+        ratio[len(q) - k :] = 1.0
+        m = np.einsum("ni,nj->nij", u, u) / ratio[:, None, None] ** 2 + np.einsum(
+            "ni,nj->nij", v, v
+        )
         det = np.linalg.det(m) if len(m) else np.zeros(0)
         ok = det > 1e-9
         self.centres = q[ok].mean(axis=1)
