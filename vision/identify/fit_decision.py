@@ -42,7 +42,7 @@ def collect(
     feats, labels, keys = [], [], []
     for kind in ("features", "unknown"):
         for i, frame, truth in scenes(kind, "normal", n, seed, cache):
-            grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
             markers, ids = table_markers(grey)
             outlines = quads.find_outlines(
                 grey, aspect=deck.aspect, not_cards=markers,
