@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.identify.conftest import mixed_scene, table_scene
-from vision.identify import ReferenceDeck, identify_frame, local, quads
+from vision.identify import ReferenceDeck, identify, identify_frame, local, quads
 from vision.identify.deck import build_deck
 from vision.identify.identify import (
     BACK_MIN_COSINE,
@@ -76,8 +76,9 @@ def test_place_cards_places_each_face_up_card_and_a_card_seen_twice(
 ) -> None:
     frame, truth, _ = table_scene()
     grey = _grey(frame)
-    placed = local.place_cards(pickpic.frame_index, local.frame_table_keypoints(grey))
     ids = pickpic.ids
+    placed = local.place_cards(pickpic.frame_index, local.frame_table_keypoints(grey))
+    placed = [p for p in placed if p.card < len(ids)]  # not the back (index len(ids))
     for card in FACE_UP:
         t = truth.card(card)
         assert t is not None
@@ -85,6 +86,7 @@ def test_place_cards_places_each_face_up_card_and_a_card_seen_twice(
     # The same frame twice side by side: every card is at two places, placed twice.
     twice = np.ascontiguousarray(np.hstack([grey, grey]))
     placed = local.place_cards(pickpic.frame_index, local.frame_table_keypoints(twice))
+    placed = [p for p in placed if p.card < len(ids)]
     shift = np.array([grey.shape[1], 0.0])
     t = truth.card("pickpic-007")
     assert t is not None
@@ -95,7 +97,7 @@ def test_place_cards_places_each_face_up_card_and_a_card_seen_twice(
     placed = local.place_cards(
         pickpic.frame_index, local.frame_table_keypoints(grey), {ids.index("pickpic-007")}
     )
-    assert all(ids[p.card] != "pickpic-007" for p in placed)
+    assert all(p.card >= len(ids) or ids[p.card] != "pickpic-007" for p in placed)
 
 
 def test_frame_search_names_cards_at_their_places_and_no_foreign_card(
@@ -164,3 +166,52 @@ def test_builtin_deck_knows_its_backs_and_a_registered_one_does_not(
     faces_only = {cid: pickpic.image(i) for i, cid in enumerate(pickpic.ids[:10])}
     registered = build_deck("mine", {k: v for k, v in faces_only.items() if v is not None})
     assert registered.back_descriptors.shape == (0, pickpic.back_descriptors.shape[1])
+
+
+def test_builtin_deck_places_its_back_and_a_registered_one_has_none(
+    pickpic: ReferenceDeck,
+) -> None:
+    back = pickpic.back_keypoints
+    assert back is not None and len(back) > 100
+    assert pickpic.frame_index.n_cards == len(pickpic) + 1  # the back after the cards
+    faces_only = {cid: pickpic.image(i) for i, cid in enumerate(pickpic.ids[:10])}
+    registered = build_deck("mine", {k: v for k, v in faces_only.items() if v is not None})
+    assert registered.back_keypoints is None
+    assert registered.frame_index.n_cards == len(registered)
+
+
+def test_frame_search_places_cards_face_down_and_no_face_up_one(
+    pickpic: ReferenceDeck,
+) -> None:
+    frame, truth, _ = table_scene()
+    backs: list[np.ndarray] = []
+    found = _by_frame_search(frame, _grey(frame), pickpic, [], backs=backs)
+    assert set(FACE_UP) <= {c.card for c in found}  # the cards as before
+    assert backs
+    for place in backs:
+        t = min(truth.cards, key=lambda t: np.linalg.norm(t.corners_px.mean(0) - place.mean(0)))
+        assert t.card_id in FACE_DOWN and _near(place, t.corners_px), t.card_id
+
+
+def test_outlines_on_a_card_face_down_are_not_checked_by_keypoints(
+    pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, truth, _ = table_scene()
+    down = _short_side_first(truth.card("pickpic-052").corners_px).astype(np.float64)
+    # An outline shifted off the card (so its picture is not the back's any more).
+    shifted = down + np.array([12.0, 9.0])
+    outline = Outline(shifted.astype(np.float32), np.ones(4, np.float32), "lines")
+    matches = [m for m in match_outlines(frame, [outline], pickpic) if m.quad is not None]
+    checked: list[int] = []
+    real = identify.verify_outline
+
+    def counting(*args: object, **kwargs: object) -> object:
+        checked.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(identify, "verify_outline", counting)
+    grey = _grey(frame)
+    identify._by_verification(frame, grey, matches, pickpic, [], set(), None, [down])
+    assert not checked
+    identify._by_verification(frame, grey, matches, pickpic, [], set(), None, [])
+    assert checked

@@ -57,6 +57,9 @@ DECK_VERSION = 1
 #: rendered, and the least cosine every two of them need to count as one design (on the
 #: Pick Pic kit 0.77-0.91; no back is within 0.46 of a front).
 BACK_SAMPLE = 8
+#: Cards whose backs' keypoints stand for the back in the search over a whole frame (with
+#: one, 10 of 25 face-down cards on 10 rendered tables were placed, with three 19).
+BACK_KEYPOINT_CARDS = 3
 BACK_ALIKE = 0.7
 #: The environment variable naming the decks folder.
 DECKS_ENV = "PICTABLE_DECKS"
@@ -258,8 +261,35 @@ class ReferenceDeck:
     @cached_property
     def frame_index(self) -> local.KeypointIndex:
         """Every card's :meth:`search_keypoints` in one index (:class:`local.KeypointIndex`),
-        for the search over a whole frame: built on first use and kept."""
-        return local.KeypointIndex([self.search_keypoints(i) for i in range(len(self.cards))])
+        for the search over a whole frame, and after them, as one more card (index
+        ``len(deck)``), the card back's (:attr:`back_keypoints`) when it is known: built on
+        first use and kept."""
+        cards = [self.search_keypoints(i) for i in range(len(self.cards))]
+        back = self.back_keypoints
+        return local.KeypointIndex(cards + ([back] if back is not None else []))
+
+    @cached_property
+    def back_keypoints(self) -> local.Keypoints | None:
+        """The keypoints of the card back for the search over a whole frame (as
+        :meth:`search_keypoints`, at each size; face-down cards are then placed as the back,
+        not checked as faces): those of the backs of :data:`BACK_KEYPOINT_CARDS` cards
+        spread over the deck (their shared design, and each its own codes); None when the
+        back is not known (:attr:`back_descriptors`)."""
+        if not len(self.back_descriptors):
+            return None
+        from vision.kit import render_face
+
+        step = max(1, len(self.cards) // BACK_KEYPOINT_CARDS)
+        parts = []
+        for card in self.cards[::step][:BACK_KEYPOINT_CARDS]:
+            face = appearance.portrait(render_face(card.id, "back", 4.0))
+            parts += [local.table_keypoints(face, s) for s in local.FRAME_SEARCH_SCALES]
+        return local.Keypoints(
+            np.concatenate([p.xy for p in parts]),
+            np.concatenate([p.desc for p in parts]),
+            np.concatenate([_values(p.angle, len(p)) for p in parts]),
+            np.concatenate([_values(p.size, len(p)) for p in parts]),
+        )
 
     def outline(self, index: int) -> NDArray[np.float64]:
         """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the

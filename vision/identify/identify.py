@@ -103,6 +103,9 @@ RETRIEVED_MIN_AGREE = 0.35
 #: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
 #: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
 BACK_MIN_COSINE = 0.4
+#: An outline over a card placed face down by more than this share (of the smaller) is not
+#: checked by keypoints (a card lying over a back may hide up to 40% of it).
+ON_BACK = 0.5
 #: Outlines whose areas and overlap are within this share of each other are one window (one
 #: that named nothing is not verified again).
 SAME_PLACE = 0.9
@@ -459,8 +462,9 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
-    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers))
-    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers))
+    backs: list[NDArray[np.float64]] = []
+    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs))
+    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs))
     unknown = [
         o
         for i, o in enumerate(outlines)
@@ -791,13 +795,15 @@ def _by_verification(
     chosen: list[_Candidate],
     used: set[int],
     squares: NDArray[np.float64] | None = None,
+    backs: Sequence[NDArray[np.float64]] = (),
 ) -> list[_Candidate]:
     """Cards named by keypoint verification among the outlines appearance left undecided,
     best appearance first; each card id and place once. Each outline's window is fitted
     against its shortlist and the card its keypoints retrieve from the whole deck (so a card
     whose outline appearance could not place, as touching cards merged, is still found; its
     picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`).
-    ``squares``: (k, 4, 2) the table's markers (its perspective, with the cards named)."""
+    ``squares``: (k, 4, 2) the table's markers (its perspective, with the cards named);
+    ``backs``: (4, 2) places of cards face down (their outlines are not checked)."""
     best: dict[int, PictureMatch] = {}
     for m in matches:
         if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
@@ -826,6 +832,8 @@ def _by_verification(
             continue
         if m.back >= BACK_MIN_COSINE and m.back > m.cosine:
             continue  # a card face down
+        if _overlaps_any(m.quad, backs, ON_BACK):
+            continue  # on a card face down, placed by its keypoints
         if any(_same_place(m.quad, q) for q in tried):
             continue  # a window all but the same as one that named nothing
         tried.append(m.quad)
@@ -903,10 +911,12 @@ def _by_frame_search(
     chosen: list[_Candidate],
     taken: Sequence[NDArray[np.float64]] = (),
     squares: NDArray[np.float64] | None = None,
+    backs: list[NDArray[np.float64]] | None = None,
 ) -> list[_Candidate]:
     """Cards found by the keypoints of the whole frame outside the cards already named
     (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes; ``squares``
-    (k, 4, 2) the table's markers, for its perspective): each card
+    (k, 4, 2) the table's markers, for its perspective; the (4, 2) places of cards lying
+    face down, where the deck's back is known and placed, are added to ``backs``): each card
     the frame's keypoints place (:func:`local.place_cards`) is verified in the window round
     that place as an undecided outline is (against the cards its appearance there shortlists
     too), and its picture must agree where the fit puts it (:data:`RETRIEVED_MIN_AGREE`).
@@ -918,8 +928,14 @@ def _by_frame_search(
     for corners in named:
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
     frame_kp = local.frame_table_keypoints(grey, mask)
-    placed = local.place_cards(deck.frame_index, frame_kp, used)
+    back = len(ids) if deck.frame_index.n_cards > len(ids) else None  # the back's index
+    placed = local.place_cards(deck.frame_index, frame_kp, used, back)
     placed = [p for p in placed if not _overlaps_any(p.corners, named, 0.4)]
+    if back is not None:
+        face_down = [p.corners for p in placed if p.card == back]
+        if backs is not None and face_down:
+            backs.extend(_backs_seen(bgr, face_down, deck))
+        placed = [p for p in placed if p.card != back]
     if not placed:
         return []
     shortlists = _shortlists(bgr, np.stack([p.corners for p in placed]), deck)
@@ -938,6 +954,17 @@ def _by_frame_search(
         used.add(found.card)
         out.append(_verified_candidate(found, ids))
     return out
+
+
+def _backs_seen(
+    bgr: NDArray[np.uint8], places: list[NDArray[np.float64]], deck: ReferenceDeck
+) -> list[NDArray[np.float64]]:
+    """Of the (4, 2) places where the frame's keypoints put the deck's back, those that look
+    like it there (cosine with :attr:`ReferenceDeck.back_descriptors` at least
+    :data:`BACK_MIN_COSINE`)."""
+    cells = appearance.lab_cells(appearance.rectify(bgr, np.stack(places)))
+    cos = (deck.centred(appearance.describe(cells)) @ deck.back_descriptors.T).max(axis=1)
+    return [q for q, c in zip(places, cos, strict=True) if c >= BACK_MIN_COSINE]
 
 
 def _shortlists(

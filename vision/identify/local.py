@@ -631,6 +631,7 @@ FRAME_SEARCH_MIN_VOTES = 6
 FRAME_SEARCH_RANSAC_PX = 3.0
 FRAME_SEARCH_MIN_INLIERS = 5
 FRAME_SEARCH_FITS = 2
+FRAME_SEARCH_MANY_FITS = 12
 FRAME_SEARCH_ITERATIONS = 500
 #: Votes whose predicted card centres are within this share of the card's height of each
 #: other gather into one place.
@@ -705,12 +706,15 @@ def place_cards(
     index: KeypointIndex,
     frame: Keypoints,
     exclude: set[int] | frozenset[int] = frozenset(),
+    many: int | None = None,
 ) -> list[Placement]:
     """Cards (not in ``exclude``) placed by ``frame``'s keypoints (see above), most inliers
-    first. Each vote (a frame keypoint and its nearest indexed keypoint) predicts where its
-    card's centre is, from the two keypoints' orientations and sizes; only votes whose
-    predictions gather (within :data:`FRAME_SEARCH_CENTRE` of the card's height) are fitted
-    (a similarity), and only fits whose outline is a plausible quadrilateral are kept."""
+    first: each at :data:`FRAME_SEARCH_FITS` places at most, card ``many`` (a design many
+    cards share: their back) at :data:`FRAME_SEARCH_MANY_FITS`. Each vote (a frame keypoint
+    and its nearest indexed keypoint) predicts where its card's centre is, from the two
+    keypoints' orientations and sizes; only votes whose predictions gather (within
+    :data:`FRAME_SEARCH_CENTRE` of the card's height) are fitted (a similarity), and only fits
+    whose outline is a plausible quadrilateral are kept."""
     if frame.angle is None or frame.size is None:
         raise ValueError("frame keypoints need their angle and size (frame_table_keypoints)")
     q, e = index.nearest(frame)
@@ -744,7 +748,7 @@ def place_cards(
     cards = cards[gathers(centre, reach, by_card, bounds, cards)]
     for card in cards:
         mine = by_card[bounds[card] : bounds[card + 1]]
-        for _ in range(FRAME_SEARCH_FITS):
+        for _ in range(FRAME_SEARCH_MANY_FITS if card == many else FRAME_SEARCH_FITS):
             if len(mine) < FRAME_SEARCH_MIN_VOTES:
                 break
             dx = centre[mine, 0, None] - centre[None, mine, 0]
