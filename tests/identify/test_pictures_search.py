@@ -215,3 +215,28 @@ def test_outlines_on_a_card_face_down_are_not_checked_by_keypoints(
     assert not checked
     identify._by_verification(frame, grey, matches, pickpic, [], set(), None, [])
     assert checked
+
+
+def test_a_weak_fit_names_its_card_only_with_its_picture(pickpic: ReferenceDeck) -> None:
+    # A small card has few keypoints: 10-14 inliers name it when its picture agrees where the
+    # fit puts it; not another card's id there, and not under 10 inliers.
+    frame, truth, _ = table_scene()
+    card = "pickpic-066"
+    corners = truth.card(card).corners_px.astype(np.float64)
+    right = pickpic.ids.index(card)
+    other = pickpic.ids.index("pickpic-088")
+
+    def fit(index: int, inliers: int) -> identify.VerifiedOutline:
+        return identify.VerifiedOutline(index, corners, inliers, 0, 0.3)
+
+    def named(found: identify.VerifiedOutline) -> bool:
+        return identify._named_by_fit(frame, found, pickpic, [], None, False)
+
+    assert identify.VERIFY_MIN_INLIERS > 12 >= identify.WEAK_FIT_MIN_INLIERS
+    assert named(fit(right, 12))
+    assert not named(fit(other, 12))  # its picture is not there
+    assert named(fit(other, identify.VERIFY_MIN_INLIERS))  # a full fit: keypoints alone
+    assert not named(fit(right, identify.WEAK_FIT_MIN_INLIERS - 1))
+    reading = identify._verified_candidate(fit(right, 12), pickpic.ids)
+    assert reading.evidence == ("keypoints", "picture")
+    assert reading.confidence < identify.verified_confidence(identify.VERIFY_MIN_INLIERS, 0)

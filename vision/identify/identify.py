@@ -99,6 +99,14 @@ VERIFY_MIN_SPREAD = 0.025
 #: this share of the deck's distinct cells (``Thresholds.agree``'s value: on seed 0 the one
 #: card not in the deck so named agreed 0.18, the right ones 0.63 and more).
 RETRIEVED_MIN_AGREE = 0.35
+#: A fit with fewer than VERIFY_MIN_INLIERS inliers but at least this many (a small card has
+#: few keypoints) names its card when its picture agrees too, where the fit puts it, over
+#: this share of the distinct cells (everything else as for a fit: lead, spread, shape). On
+#: seed 0's tables the right such fits agreed 0.59-0.75 (one 0.30), the wrong ones with the
+#: lead at most 0.29; on seed 1 (not used to set it) right 0.51-0.90, wrong at most 0.24.
+WEAK_FIT_MIN_INLIERS = 10
+WEAK_FIT_MIN_AGREE = 0.5
+WEAK_FIT_CONFIDENCE = 0.85
 #: An undecided outline whose appearance is this close (cosine) to the deck's card back, and
 #: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
 #: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
@@ -843,10 +851,10 @@ def _by_verification(
         found = verify_outline(
             grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index, table
         )
-        if found is None or not _fit_accepted(found, deck, named, table):
+        if found is None:
             continue
-        if found.card not in candidates and _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
-            continue  # retrieved by keypoints, but its picture is not there
+        if not _named_by_fit(bgr, found, deck, named, table, found.card not in candidates):
+            continue  # (retrieved by keypoints, or a weak fit, but its picture is not there)
         taken.add(ids[found.card])
         taken_index.add(found.card)
         out.append(_verified_candidate(found, ids))
@@ -855,11 +863,39 @@ def _by_verification(
 
 def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidate:
     """The reading of a card named by its keypoints' fit: corners from the fit, confidence
-    from its inliers and lead (``ids``: the deck's card ids)."""
+    from its inliers and lead (``ids``: the deck's card ids); a weak fit
+    (:data:`WEAK_FIT_MIN_INLIERS`) was named with its picture, and is less sure."""
+    if found.inliers < VERIFY_MIN_INLIERS:
+        return _Candidate(
+            ids[found.card], found.corners, WEAK_FIT_CONFIDENCE, "features", "front",
+            ("keypoints", "picture"),
+        )  # fmt: skip
     return _Candidate(
         ids[found.card], found.corners, verified_confidence(found.inliers, found.second),
         "features", "front", ("keypoints",),
     )  # fmt: skip
+
+
+def _named_by_fit(
+    bgr: NDArray[np.uint8],
+    found: VerifiedOutline,
+    deck: ReferenceDeck,
+    named: Sequence[NDArray[np.float64]],
+    table: local.TablePerspective | None,
+    retrieved: bool,
+) -> bool:
+    """Whether a keypoint fit names its card (:func:`_fit_accepted`, with at least
+    :data:`WEAK_FIT_MIN_INLIERS` inliers): its picture must agree where the fit puts it, by
+    :data:`RETRIEVED_MIN_AGREE` when the card was ``retrieved`` (not shortlisted by the
+    outline's appearance), by :data:`WEAK_FIT_MIN_AGREE` when the fit has fewer than
+    :data:`VERIFY_MIN_INLIERS` inliers."""
+    if not _fit_accepted(found, deck, named, table, WEAK_FIT_MIN_INLIERS):
+        return False
+    weak = found.inliers < VERIFY_MIN_INLIERS
+    if not weak and not retrieved:
+        return True
+    agree = _fit_agreement(bgr, found, deck)
+    return agree >= (WEAK_FIT_MIN_AGREE if weak else RETRIEVED_MIN_AGREE)
 
 
 def _table_perspective(
@@ -888,13 +924,14 @@ def _fit_accepted(
     deck: ReferenceDeck,
     named: Sequence[NDArray[np.float64]],
     table: local.TablePerspective | None = None,
+    min_inliers: int = VERIFY_MIN_INLIERS,
 ) -> bool:
-    """Whether a verified fit names its card: at least :data:`VERIFY_MIN_INLIERS` inliers,
+    """Whether a verified fit names its card: at least ``min_inliers`` inliers,
     :data:`VERIFY_LEAD` ahead of the next candidate, spread over :data:`VERIFY_MIN_SPREAD` of
     the face, card-shaped corners (else the card's place is not known; seen through the
     ``table``'s perspective when given), not on a card already named (``named``: their
     (4, 2) corners)."""
-    if found.inliers < VERIFY_MIN_INLIERS or found.inliers - found.second < VERIFY_LEAD:
+    if found.inliers < min_inliers or found.inliers - found.second < VERIFY_LEAD:
         return False
     if found.spread < VERIFY_MIN_SPREAD:
         return False
@@ -947,9 +984,7 @@ def _by_frame_search(
         around = [*named, *(c.corners for c in out)]
         table = _table_perspective(around, deck, squares)
         found = verify_outline(grey, p.corners, candidates, deck, VERIFY_MIN_INLIERS, used, table)
-        if found is None or not _fit_accepted(found, deck, around, table):
-            continue
-        if _fit_agreement(bgr, found, deck) < RETRIEVED_MIN_AGREE:
+        if found is None or not _named_by_fit(bgr, found, deck, around, table, True):
             continue
         used.add(found.card)
         out.append(_verified_candidate(found, ids))
