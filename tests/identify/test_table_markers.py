@@ -11,9 +11,10 @@ import cv2
 import numpy as np
 
 from tests.identify.conftest import camera
-from vision.identify import quads
+from vision.identify import ReferenceDeck, quads
 from vision.identify.codes import read_fiducials
 from vision.identify.identify import _card_heights_at, _overlap, table_markers
+from vision.identify.scenes import make_scene, scene_seed
 from vision.kit import geometry
 from vision.synth import EffectsSpec, SceneSpec, TableSpec, play_area_markers, render_scene
 
@@ -110,3 +111,24 @@ def test_card_height_from_a_markers_size() -> None:
     assert np.allclose(rows[1], [320, 320, side * card_mm / geometry.BOARD_MARKER_MM])
     # A registered deck: its cards' size in mm is not known.
     assert _card_heights_at(markers, ids, dataclasses.replace(deck, builtin=False)) is None
+
+
+def test_a_card_partly_under_another_keeps_an_outline(pickpic: ReferenceDeck) -> None:
+    # A rendered table of the benchmark (seed 1, scene 224): a card 81% visible, its fourth
+    # side under a card lying on it; the cluster's many rectangles round the top card must
+    # not crowd its outline out.
+    frame, truth = make_scene("features", "normal", scene_seed(1, 224))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    card = truth.card("pickpic-019")
+    assert card is not None and 0.6 < card.visible_fraction < 0.9
+    corners = card.corners_px.astype(np.float64)
+    markers, ids = table_markers(grey)
+    outlines = quads.find_outlines(
+        grey, aspect=pickpic.aspect, not_cards=markers,
+        heights_at=_card_heights_at(markers, ids, pickpic),
+    )  # fmt: skip
+    area = cv2.contourArea(corners.astype(np.float32))
+    assert any(
+        _overlap(o.corners_px, corners) > 0.8 and 0.8 < cv2.contourArea(o.corners_px) / area < 1.25
+        for o in outlines
+    )
