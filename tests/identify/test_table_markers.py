@@ -79,8 +79,10 @@ def test_a_region_much_larger_than_the_marker_is_kept() -> None:
     square = np.array([[[10, 10]], [[30, 10]], [[30, 30]], [[10, 30]]], np.int32)
     big = np.array([[[0, 0]], [[60, 0]], [[60, 80]], [[0, 80]]], np.int32)
     tile = np.array([[[5, 5]], [[35, 5]], [[35, 35]], [[5, 35]]], np.int32)
-    marker = square.reshape(1, 4, 2).astype(np.float64) * 2 + 0.5  # frame px, mask at 1/2
-    kept = quads._without_not_cards([big, tile], marker, 2.0)
+    centres, areas = square.reshape(1, 4, 2).mean(axis=1), np.array([400.0])  # mask px
+    kept = [
+        c for c in (big, tile) if not quads._round_not_card(c, cv2.contourArea(c), centres, areas)
+    ]
     assert len(kept) == 1 and kept[0] is big
 
 

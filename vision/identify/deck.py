@@ -243,12 +243,7 @@ class ReferenceDeck:
             if image is not None:
                 face = appearance.portrait(image)
                 parts += [local.table_keypoints(face, s) for s in local.FRAME_SEARCH_SCALES[1:]]
-            kp = local.Keypoints(
-                np.concatenate([p.xy for p in parts]),
-                np.concatenate([p.desc for p in parts]),
-                np.concatenate([_values(p.angle, len(p)) for p in parts]),
-                np.concatenate([_values(p.size, len(p)) for p in parts]),
-            )
+            kp = _joined(parts)
             self._search_kp[index] = kp
         return kp
 
@@ -284,18 +279,29 @@ class ReferenceDeck:
         for card in self.cards[::step][:BACK_KEYPOINT_CARDS]:
             face = appearance.portrait(render_face(card.id, "back", 4.0))
             parts += [local.table_keypoints(face, s) for s in local.FRAME_SEARCH_SCALES]
-        return local.Keypoints(
-            np.concatenate([p.xy for p in parts]),
-            np.concatenate([p.desc for p in parts]),
-            np.concatenate([_values(p.angle, len(p)) for p in parts]),
-            np.concatenate([_values(p.size, len(p)) for p in parts]),
-        )
+        return _joined(parts)
+
+    @property
+    def frame_back(self) -> int | None:
+        """The card back's index in :attr:`frame_index` (after the cards), None when the back
+        is not known."""
+        return None if self.back_keypoints is None else len(self.cards)
 
     def outline(self, index: int) -> NDArray[np.float64]:
         """(4, 2) corners TL, TR, BR, BL of card ``index``'s reference image, its pixels (the
         image's outer corners, pixel centres at integers)."""
         w, h = self.cards[index].size_wh
         return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+
+
+def _joined(parts: list[local.Keypoints]) -> local.Keypoints:
+    """One :class:`local.Keypoints` of several (angle and size NaN where one has none)."""
+    return local.Keypoints(
+        np.concatenate([p.xy for p in parts]),
+        np.concatenate([p.desc for p in parts]),
+        np.concatenate([_values(p.angle, len(p)) for p in parts]),
+        np.concatenate([_values(p.size, len(p)) for p in parts]),
+    )
 
 
 def _values(values: NDArray[np.float32] | None, n: int) -> NDArray[np.float32]:

@@ -22,14 +22,8 @@ import sys
 import cv2
 import numpy as np
 
-from vision.identify import quads
 from vision.identify.deck import open_deck
-from vision.identify.identify import (
-    _card_heights_at,
-    _decision_features,
-    match_outlines,
-    table_markers,
-)
+from vision.identify.identify import _decision_features, card_outlines, match_outlines
 from vision.identify.scenes import scenes
 
 
@@ -43,11 +37,7 @@ def collect(
     for kind in ("features", "unknown"):
         for i, frame, truth in scenes(kind, "normal", n, seed, cache):
             grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
-            markers, ids = table_markers(grey)
-            outlines = quads.find_outlines(
-                grey, aspect=deck.aspect, not_cards=markers,
-                heights_at=_card_heights_at(markers, ids, deck),
-            )  # fmt: skip
+            outlines, _ = card_outlines(grey, deck)
             if not outlines:
                 continue
             for m in match_outlines(frame, outlines, deck):

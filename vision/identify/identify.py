@@ -55,6 +55,7 @@ from vision.identify.codes import CodeCard, CodeReader, read_fiducials, read_sig
 from vision.identify.deck import ReferenceDeck, build_deck
 from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, Side, UnknownCard
 from vision.identify.zones import TableZones, table_zones
+from vision.kit import geometry
 
 
 @dataclass(frozen=True)
@@ -435,11 +436,7 @@ def _by_pictures(
     height: float | None,
     t: Thresholds,
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
-    markers, marker_ids = table_markers(grey)
-    outlines = quads.find_outlines(
-        grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=markers,
-        heights_at=_card_heights_at(markers, marker_ids, deck),
-    )  # fmt: skip
+    outlines, markers = card_outlines(grey, deck, grads, height)
     outlines = [o for o in outlines if not _overlaps_any(o.corners_px, taken, 0.4)]
     # No outline left is no reason to stop: the search over the whole frame finds cards that
     # have none of their own.
@@ -488,6 +485,25 @@ def _by_pictures(
     return chosen, kept
 
 
+def card_outlines(
+    grey: NDArray[np.uint8],
+    deck: ReferenceDeck,
+    grads: quads.Gradients | None = None,
+    height: float | None = None,
+) -> tuple[list[quads.Outline], NDArray[np.float64]]:
+    """The card outlines of a grey frame for ``deck``'s pictures
+    (:func:`vision.identify.quads.find_outlines`, told where the table's markers are and the
+    card's size there) and the (k, 4, 2) markers (:func:`table_markers`). ``grads``: the
+    frame's :class:`~vision.identify.quads.Gradients` when already made; ``height``: the
+    card's height (px) when known."""
+    markers, ids = table_markers(grey)
+    outlines = quads.find_outlines(
+        grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=markers,
+        heights_at=_card_heights_at(markers, ids, deck),
+    )  # fmt: skip
+    return outlines, markers
+
+
 def table_markers(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """The kit's markers that are no card (the play area's, the Picasso board's:
     :func:`vision.identify.codes.read_fiducials`) in a grey (H, W) uint8 frame, read at half
@@ -518,8 +534,6 @@ def _card_heights_at(
     cards are not the kit's (their size in mm is not known)."""
     if not deck.builtin or not len(deck) or not len(markers):
         return None
-    from vision.kit import geometry
-
     card_mm = max(geometry.face_size_wh_mm(deck.cards[0].id))
     mm = {m: geometry.PLAY_AREA_MARKER_MM for m in geometry.PLAY_AREA_MARKER_IDS}
     mm.update({m: geometry.BOARD_MARKER_MM for m in geometry.BOARD_MARKER_IDS})
@@ -965,7 +979,7 @@ def _by_frame_search(
     for corners in named:
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
     frame_kp = local.frame_table_keypoints(grey, mask)
-    back = len(ids) if deck.frame_index.n_cards > len(ids) else None  # the back's index
+    back = deck.frame_back
     placed = local.place_cards(deck.frame_index, frame_kp, used, back)
     placed = [p for p in placed if not _overlaps_any(p.corners, named, 0.4)]
     if back is not None:

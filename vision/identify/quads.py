@@ -29,7 +29,7 @@ card's picture).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -753,8 +753,10 @@ def find_outlines(
     mask, factor = silhouettes(grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = _MIN_AREA_PX / factor**2
+    marks = None  # the not-cards' centres and areas in the mask's pixels
     if not_cards is not None and len(not_cards):
-        contours = _without_not_cards(contours, np.asarray(not_cards, np.float64), factor)
+        q_nc = np.asarray(not_cards, np.float64)
+        marks = ((q_nc.mean(axis=1) + 0.5) / factor - 0.5, np.abs(_areas(q_nc)) / factor**2)
     direct: list[NDArray[np.float64]] = []
     boxed: list[tuple[NDArray[np.float64], float, tuple[int, int, int, int]]] = []
     pieces: list[NDArray[np.float64]] = []
@@ -762,6 +764,8 @@ def find_outlines(
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area:
+            continue
+        if marks is not None and _round_not_card(contour, area, *marks):
             continue
         poly = _polygon(contour, factor)
         if len(poly) == 4 and cv2.isContourConvex(poly.astype(np.float32).reshape(-1, 1, 2)):
@@ -894,33 +898,22 @@ def _height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
     return float(np.clip(h, samples[:, 2].min(), samples[:, 2].max()))
 
 
-def _without_not_cards(
-    contours: Sequence[Any],
-    not_cards: NDArray[np.float64],
-    factor: float,
-) -> list[Any]:
-    """``contours`` (of the mask at 1 / ``factor`` of the frame) less those round one of
-    ``not_cards`` ((k, 4, 2) frame pixels) with at most :data:`_NOT_CARD_AREA` times its
-    area."""
-    centres = (not_cards.mean(axis=1) + 0.5) / factor - 0.5
-    areas = np.abs(_areas(not_cards)) / factor**2
-    out = []
-    for contour in contours:
-        x, y, bw, bh = cv2.boundingRect(contour)
-        inside = (
-            (centres[:, 0] >= x) & (centres[:, 0] < x + bw)
-            & (centres[:, 1] >= y) & (centres[:, 1] < y + bh)
-        )  # fmt: skip
-        area = cv2.contourArea(contour)
-        if any(
-            area <= _NOT_CARD_AREA * areas[k]
-            and cv2.pointPolygonTest(contour, (float(centres[k, 0]), float(centres[k, 1])), False)
-            >= 0
-            for k in np.flatnonzero(inside)
-        ):
-            continue
-        out.append(contour)
-    return out
+def _round_not_card(
+    contour: Any, area: float, centres: NDArray[np.float64], areas: NDArray[np.float64]
+) -> bool:
+    """Whether a silhouette's ``contour`` (its ``area``) lies round one of the things known to
+    be no card (their (k, 2) ``centres`` and (k,) ``areas``, in the contour's pixels) with at
+    most :data:`_NOT_CARD_AREA` times its area."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    inside = (
+        (centres[:, 0] >= x) & (centres[:, 0] < x + bw)
+        & (centres[:, 1] >= y) & (centres[:, 1] < y + bh)
+    )  # fmt: skip
+    return any(
+        area <= _NOT_CARD_AREA * areas[k]
+        and cv2.pointPolygonTest(contour, (float(centres[k, 0]), float(centres[k, 1])), False) >= 0
+        for k in np.flatnonzero(inside)
+    )
 
 
 def _full_edges(
