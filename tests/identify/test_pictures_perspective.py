@@ -14,6 +14,7 @@ from vision.identify import ReferenceDeck, identify_frame, local, quads
 from vision.identify.identify import (
     VERIFY_MIN_INLIERS,
     _fit_accepted,
+    _named_by_fit,
     _overlap,
     _overlaps_any,
     _table_perspective,
@@ -108,8 +109,11 @@ def test_the_fit_of_a_far_card_is_accepted_through_the_tables_perspective(
     assert found is not None and pickpic.ids[found.card] == "pickpic-060"
     assert found.inliers >= VERIFY_MIN_INLIERS
     assert np.abs(found.corners - far).max() < 4.0  # the fit's own corners, foreshortened
-    assert _fit_accepted(found, pickpic, named, table)
-    assert not _fit_accepted(found, pickpic, named)  # refused by the shape as seen
+    aspect = pickpic.aspect
+    assert _fit_accepted(found, pickpic, named)
+    assert local.card_shaped(found.corners, aspect, table)
+    assert not local.card_shaped(found.corners, aspect)  # not by the shape as seen
+    assert _named_by_fit(frame, found, pickpic, named, table, False)
 
 
 def test_a_foreign_card_at_the_far_place_gets_no_id(pickpic: ReferenceDeck) -> None:
@@ -121,7 +125,9 @@ def test_a_foreign_card_at_the_far_place_gets_no_id(pickpic: ReferenceDeck) -> N
         grey, _corners(truth, "picflip-061"), list(range(5)), pickpic, VERIFY_MIN_INLIERS,
         retrieve=set(), table=table,
     )  # fmt: skip
-    assert found is None or not _fit_accepted(found, pickpic, named, table), found
+    assert found is None or not _named_by_fit(
+        frame, found, pickpic, named, table, found.card not in range(5)
+    ), found
 
 
 def test_index_lookup_is_its_plain_definition() -> None:

@@ -19,6 +19,7 @@ from vision.identify.identify import (
     match_outlines,
 )
 from vision.identify.quads import Outline
+from vision.identify.scenes import make_scene, scene_seed
 
 FACE_UP = ("pickpic-007", "pickpic-031", "pickpic-066", "pickpic-088", "pickpic-119")
 FACE_DOWN = ("pickpic-052", "pickpic-101")
@@ -240,3 +241,44 @@ def test_a_weak_fit_names_its_card_only_with_its_picture(pickpic: ReferenceDeck)
     reading = identify._verified_candidate(fit(right, 12), pickpic.ids)
     assert reading.evidence == ("keypoints", "picture")
     assert reading.confidence < identify.verified_confidence(identify.VERIFY_MIN_INLIERS, 0)
+
+
+def test_a_fit_not_card_shaped_names_its_card_only_with_its_picture(
+    pickpic: ReferenceDeck,
+) -> None:
+    # A far card of a tilted view can look square where the table's perspective is not known
+    # well: a full fit names it when its picture agrees where the fit puts it; not another
+    # card's id there, and not a weak fit that is not card-shaped either.
+    from vision.kit import render_face
+
+    face = render_face("pickpic-063", "front", 2.0)
+    h, w = face.shape[:2]
+    frame = np.full((300, 400, 3), (40, 30, 120), np.uint8)
+    square = np.array([[170, 100], [232, 100], [232, 168], [170, 168]], np.float64)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    m = cv2.getPerspectiveTransform(src, square.astype(np.float32))
+    cv2.warpPerspective(face, m, (400, 300), frame, borderMode=cv2.BORDER_TRANSPARENT)
+    right = pickpic.ids.index("pickpic-063")
+    other = pickpic.ids.index("pickpic-088")
+    aspect = min(pickpic.cards[right].size_wh) / max(pickpic.cards[right].size_wh)
+    assert local.plausible_quad(square) and not local.card_shaped(square, aspect)
+
+    def named(index: int, inliers: int) -> bool:
+        found = identify.VerifiedOutline(index, square, inliers, 0, 0.3)
+        return identify._named_by_fit(frame, found, pickpic, [], None, False)
+
+    assert named(right, identify.VERIFY_MIN_INLIERS)
+    assert not named(other, identify.VERIFY_MIN_INLIERS + 10)  # its picture is not there
+    assert not named(right, identify.VERIFY_MIN_INLIERS - 1)  # weak and not card-shaped
+
+
+def test_a_far_card_that_looks_square_is_named(pickpic: ReferenceDeck) -> None:
+    # A rendered table of the benchmark (seed 1, scene 174): a card at the far right of a
+    # tilted view, its sides 51 and 54 px; its keypoints fit it with 22 inliers.
+    frame, truth = make_scene("features", "normal", scene_seed(1, 174))
+    card = truth.card("pickpic-063")
+    assert card is not None and card.visible_fraction > 0.95
+    corners = card.corners_px.astype(np.float64)
+    found = identify_frame(frame, pickpic, codes=None)
+    assert any(r.card == "pickpic-063" and _near(r.corners_px, corners) for r in found.cards)
+    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
