@@ -355,6 +355,14 @@ def fit_candidate(
     return fit_matches(reference, window, back, ri, fi, min_inliers)
 
 
+#: A homography RHO fitted on this many inliers or more but that is no card is fitted again
+#: by RANSAC (:func:`fit_matches`): the fewest inliers that name a card
+#: (``identify.WEAK_FIT_MIN_INLIERS``). On 30 frames of 12 cards, 14 of the 274 failed fits
+#: had as many, and 3 of them (19, 13 and 12 RHO inliers) fitted the card by RANSAC (28, 22 and
+#: 10 inliers); of the 260 others, RANSAC fitted 4, with at most 7 inliers (too few to name).
+REFIT_MIN_INLIERS = 10
+
+
 def fit_matches(
     reference: Keypoints,
     window: Keypoints,
@@ -363,33 +371,49 @@ def fit_matches(
     fi: NDArray[np.intp],
     min_inliers: int = 6,
 ) -> CardFit:
-    """:func:`fit_candidate` for matches already made (:func:`ratio_matches`)."""
+    """:func:`fit_candidate` for matches already made (:func:`ratio_matches`). The homography
+    is fitted by RHO; when that lands the card's outline on no plausible card with at least
+    :data:`REFIT_MIN_INLIERS` inliers (RHO can settle on a degenerate model: on a rendered
+    table, a folded quad of 25 inliers where the card's own fit had 31), it is fitted again
+    by RANSAC."""
     if len(ri) < max(6, min_inliers):
         return CardFit(0, len(ri), None)
+    src, dst = reference.xy[ri], window.xy[fi]
     h, mask = cv2.findHomography(
-        reference.xy[ri], window.xy[fi], cv2.RHO, VERIFY_RANSAC_PX,
-        maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99,
+        src, dst, cv2.RHO, VERIFY_RANSAC_PX, maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99
+    )
+    if not _card_in_window(h, mask):
+        if mask is None or int(mask.sum()) < REFIT_MIN_INLIERS:
+            return CardFit(0, len(ri), None)
+        h, mask = cv2.findHomography(
+            src, dst, cv2.RANSAC, VERIFY_RANSAC_PX,
+            maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99,
+        )  # fmt: skip
+        if not _card_in_window(h, mask):
+            return CardFit(0, len(ri), None)
+    keep = mask.ravel().astype(bool)
+    similarity = None
+    a, _ = cv2.estimateAffinePartial2D(src[keep], dst[keep], method=cv2.LMEDS)
+    if a is not None:
+        similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
+    return CardFit(
+        int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity,
+        _spread(src[keep]),
     )  # fmt: skip
+
+
+def _card_in_window(h: NDArray[np.float64] | None, mask: NDArray[np.uint8] | None) -> bool:
+    """Whether a reference -> window homography ``h`` (3, 3; None: no fit, as its inlier
+    ``mask``) lands the :data:`VERIFY_CARD_WH` face on a plausible quadrilateral of a card's
+    size in the window (0.4-2.5 times its area)."""
     if h is None or mask is None:
-        return CardFit(0, len(ri), None)
+        return False
     w, hh = VERIFY_CARD_WH
     outline = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64).reshape(-1, 1, 2) - 0.5
     mapped = cv2.perspectiveTransform(outline, np.asarray(h, np.float64))
     quad = np.asarray(mapped, np.float64).reshape(4, 2)
     area = abs(cv2.contourArea(quad.astype(np.float32))) / (w * hh)
-    if not plausible_quad(quad) or not 0.4 <= area <= 2.5:
-        return CardFit(0, len(ri), None)
-    keep = mask.ravel().astype(bool)
-    similarity = None
-    a, _ = cv2.estimateAffinePartial2D(
-        reference.xy[ri][keep], window.xy[fi][keep], method=cv2.LMEDS
-    )
-    if a is not None:
-        similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
-    return CardFit(
-        int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity,
-        _spread(reference.xy[ri][keep]),
-    )  # fmt: skip
+    return plausible_quad(quad) and 0.4 <= area <= 2.5
 
 
 def _spread(points: NDArray[np.float32]) -> float:
