@@ -338,3 +338,39 @@ def test_a_card_whose_rho_fit_folds_is_named(pickpic: ReferenceDeck) -> None:
     found = identify_frame(frame, pickpic, codes=None)
     assert any(r.card == "pickpic-051" and _near(r.corners_px, corners) for r in found.cards)
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+
+
+def test_a_card_fitted_on_other_keypoints_of_the_window_is_no_rival() -> None:
+    # The lead of a full fit is counted over the candidates fitted on the same keypoints of
+    # the window; a card fitted on others is there too, beside or over this one.
+    def fit(inliers: int, keypoints: range) -> local.CardFit:
+        return local.CardFit(inliers, inliers, np.eye(3), keypoints=np.array(keypoints))
+
+    best = fit(21, range(21))
+    assert identify._rival(fit(20, range(5, 25)), best)
+    assert not identify._rival(fit(20, range(40, 60)), best)
+    assert not identify._rival(fit(20, range(15, 35)), best)  # 6 of 20 shared
+    assert not identify._rival(local.CardFit(0, 12, None), best)
+
+
+def test_a_card_with_another_lying_on_it_is_named(pickpic: ReferenceDeck) -> None:
+    # A rendered table of the benchmark (seed 1, scene 67): pickpic-006 (62% visible) has
+    # pickpic-049 lying on its top, itself under an arm; 049's visible corner fits 20 inliers
+    # in 006's window, on keypoints other than 006's 21.
+    frame, truth = make_scene("features", "normal", scene_seed(1, 67))
+    card = truth.card("pickpic-006")
+    assert card is not None
+    corners = card.corners_px.astype(np.float64)
+    found = identify_frame(frame, pickpic, codes=None)
+    assert any(r.card == "pickpic-006" and _near(r.corners_px, corners) for r in found.cards)
+    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+
+
+def test_a_weak_fit_counts_every_rival(pickpic: ReferenceDeck) -> None:
+    # A rendered table of the hard tier (seed 1, scene 22): pickpic-041 fully visible; a card
+    # of a like picture (pickpic-040) fits 11 inliers in its window, 041 itself 7, on other
+    # keypoints. A weak fit needs its lead over every candidate: no card is named wrongly.
+    frame, truth = make_scene("features", "hard", scene_seed(1, 22))
+    found = identify_frame(frame, pickpic, codes=None)
+    assert "pickpic-040" not in {r.card for r in found.cards}
+    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}

@@ -90,6 +90,11 @@ VERIFY_SHORTLIST = 5
 VERIFY_MIN_COSINE = 0.2
 VERIFY_MIN_INLIERS = 15
 VERIFY_LEAD = 6
+#: A candidate's fit is the rival of a best fit of VERIFY_MIN_INLIERS or more (the lead is
+#: counted over it) when this share of its inliers or more are the best fit's inliers too. A
+#: weak fit's rival is the next fit whatever its keypoints: on the hard tier, a card's own
+#: fit of 7 inliers shared 2 keypoints with the 11 of a card of a like picture.
+RIVAL_SHARED = 0.5
 #: A card named by verification needs inliers spanning this share of its face (a fit on one
 #: small patch, such as a corner's printed code, places the card's far corners by
 #: extrapolation: on the tables the thresholds were set on (seed 0), the one misplaced card
@@ -789,11 +794,19 @@ def verify_outline(
     best = fits[order[0]]
     if best.homography is None:
         return None
-    second = fits[order[1]].inliers if len(order) > 1 else 0
     w, h = local.VERIFY_CARD_WH
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
-    corners = np.asarray(cv2.perspectiveTransform(outline, best.homography), np.float64)
-    corners = corners.reshape(4, 2)
+
+    def fitted(fit: local.CardFit) -> NDArray[np.float64]:
+        mapped = cv2.perspectiveTransform(outline, fit.homography)
+        return np.asarray(mapped, np.float64).reshape(4, 2)
+
+    corners = fitted(best)
+    # The rival of a full fit is the next candidate fitted on the same keypoints of the
+    # window: one fitted on others is another card the window takes in (both are there), not
+    # another reading of this card's picture. A weak fit's rival is the next candidate.
+    full = best.inliers >= VERIFY_MIN_INLIERS
+    second = next((fits[i].inliers for i in order[1:] if not full or _rival(fits[i], best)), 0)
     card = candidates[order[0]]
     if not local.card_shaped(corners, w / h, table) and best.similarity is not None:
         mapped = cv2.perspectiveTransform(outline, best.similarity)
@@ -801,6 +814,16 @@ def verify_outline(
     if deck.cards[card].turned:
         corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
     return VerifiedOutline(card, corners, best.inliers, second, best.spread)
+
+
+def _rival(fit: local.CardFit, best: local.CardFit) -> bool:
+    """Whether a candidate's ``fit`` rivals the ``best`` fit of a window: at least
+    :data:`RIVAL_SHARED` of its inliers are the best fit's inliers too (the same keypoints of
+    the window)."""
+    if fit.keypoints is None or best.keypoints is None or not len(fit.keypoints):
+        return False
+    shared = np.isin(fit.keypoints, best.keypoints).sum()
+    return bool(shared >= RIVAL_SHARED * len(fit.keypoints))
 
 
 def _has_keypoints(deck: ReferenceDeck, m: PictureMatch) -> bool:

@@ -335,13 +335,15 @@ class CardFit:
     made. ``similarity`` (3, 3): the same map restricted to a turn, a scale and a shift,
     fitted on the homography's inliers (a card's shape whatever the fit; for cards half
     hidden, where the homography's hidden corners can go astray). ``spread``: the share of
-    the card's face that the inliers span (their convex hull's area over the face's)."""
+    the card's face that the inliers span (their convex hull's area over the face's).
+    ``keypoints``: (inliers,) the indices of the window's keypoints that are inliers."""
 
     inliers: int
     matches: int
     homography: NDArray[np.float64] | None
     similarity: NDArray[np.float64] | None = None
     spread: float = 0.0
+    keypoints: NDArray[np.intp] | None = None
 
 
 def fit_candidate(
@@ -398,7 +400,7 @@ def fit_matches(
         similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
     return CardFit(
         int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity,
-        _spread(src[keep]),
+        _spread(src[keep]), fi[keep],
     )  # fmt: skip
 
 
