@@ -115,11 +115,12 @@ WEAK_FIT_MIN_AGREE = 0.5
 WEAK_FIT_CONFIDENCE = 0.85
 #: A fit with VERIFY_MIN_INLIERS inliers or more whose corners are not card-shaped (a small
 #: card far off in a tilted view, where the table's perspective round the cards named is not
-#: known well enough) names its card when its picture agrees where the fit puts it over
-#: WEAK_FIT_MIN_AGREE of the distinct cells: that the picture is there says the place is
-#: right. On seeds 0 and 1 and the hard tier every such fit (12, 15-30 inliers) lay on its
-#: card, those named agreeing 0.51-0.92; wrong fits of 15 inliers or more, on those tables
-#: and on cards not in the deck, agreed at most 0.20.
+#: known well enough) names its card when its picture agrees where the fit puts it over this
+#: share of the distinct cells: that the picture is there says the place is right (a weak fit
+#: that is not card-shaped names nothing). On seeds 0 and 1 and the hard tier every such fit
+#: (12, 15-30 inliers) lay on its card, those named agreeing 0.51-0.92; wrong fits of 15
+#: inliers or more, on those tables and on cards not in the deck, agreed at most 0.20.
+UNSHAPED_FIT_MIN_AGREE = 0.5
 #: An undecided outline whose appearance is this close (cosine) to the deck's card back, and
 #: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
 #: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
@@ -796,12 +797,8 @@ def verify_outline(
         return None
     w, h = local.VERIFY_CARD_WH
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
-
-    def fitted(fit: local.CardFit) -> NDArray[np.float64]:
-        mapped = cv2.perspectiveTransform(outline, fit.homography)
-        return np.asarray(mapped, np.float64).reshape(4, 2)
-
-    corners = fitted(best)
+    corners = np.asarray(cv2.perspectiveTransform(outline, best.homography), np.float64)
+    corners = corners.reshape(4, 2)
     # The rival of a full fit is the next candidate fitted on the same keypoints of the
     # window: one fitted on others is another card the window takes in (both are there), not
     # another reading of this card's picture. A weak fit's rival is the next candidate.
@@ -932,19 +929,26 @@ def _named_by_fit(
     :data:`WEAK_FIT_MIN_INLIERS` inliers): its picture must agree where the fit puts it, by
     :data:`RETRIEVED_MIN_AGREE` when the card was ``retrieved`` (not shortlisted by the
     outline's appearance), by :data:`WEAK_FIT_MIN_AGREE` when the fit has fewer than
-    :data:`VERIFY_MIN_INLIERS` inliers or corners that are not card-shaped (then it needs
-    those inliers)."""
+    :data:`VERIFY_MIN_INLIERS` inliers, by :data:`UNSHAPED_FIT_MIN_AGREE` when its corners
+    are not card-shaped (seen through the ``table``'s perspective when given; then it needs
+    those inliers); the most of those that apply."""
     if not _fit_accepted(found, deck, named, WEAK_FIT_MIN_INLIERS):
         return False
     weak = found.inliers < VERIFY_MIN_INLIERS
     size_wh = deck.cards[found.card].size_wh
     shaped = local.card_shaped(found.corners, min(size_wh) / max(size_wh), table)
-    if not shaped and weak:
+    if weak and not shaped:
         return False
-    if shaped and not weak and not retrieved:
-        return True
-    agree = _fit_agreement(bgr, found, deck)
-    return agree >= (RETRIEVED_MIN_AGREE if shaped and not weak else WEAK_FIT_MIN_AGREE)
+    need = [
+        least
+        for least, applies in (
+            (RETRIEVED_MIN_AGREE, retrieved),
+            (WEAK_FIT_MIN_AGREE, weak),
+            (UNSHAPED_FIT_MIN_AGREE, not shaped),
+        )
+        if applies
+    ]
+    return not need or _fit_agreement(bgr, found, deck) >= max(need)
 
 
 def _table_perspective(

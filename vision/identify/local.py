@@ -381,27 +381,37 @@ def fit_matches(
     if len(ri) < max(6, min_inliers):
         return CardFit(0, len(ri), None)
     src, dst = reference.xy[ri], window.xy[fi]
-    h, mask = cv2.findHomography(
-        src, dst, cv2.RHO, VERIFY_RANSAC_PX, maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99
-    )
+    h, mask = _homography(src, dst, cv2.RHO)
     if not _card_in_window(h, mask):
         if mask is None or int(mask.sum()) < REFIT_MIN_INLIERS:
             return CardFit(0, len(ri), None)
-        h, mask = cv2.findHomography(
-            src, dst, cv2.RANSAC, VERIFY_RANSAC_PX,
-            maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99,
-        )  # fmt: skip
+        h, mask = _homography(src, dst, cv2.RANSAC)
         if not _card_in_window(h, mask):
             return CardFit(0, len(ri), None)
+    assert h is not None and mask is not None  # (told by _card_in_window)
     keep = mask.ravel().astype(bool)
     similarity = None
     a, _ = cv2.estimateAffinePartial2D(src[keep], dst[keep], method=cv2.LMEDS)
     if a is not None:
         similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
     return CardFit(
-        int(keep.sum()), len(ri), back @ np.asarray(h, np.float64), similarity,
+        int(keep.sum()), len(ri), back @ h, similarity,
         _spread(src[keep]), fi[keep],
     )  # fmt: skip
+
+
+def _homography(
+    src: NDArray[np.float32], dst: NDArray[np.float32], method: int
+) -> tuple[NDArray[np.float64] | None, NDArray[np.uint8] | None]:
+    """The (3, 3) homography taking (n, 2) points ``src`` to ``dst`` by OpenCV's robust
+    ``method`` (:data:`VERIFY_RANSAC_PX`, :data:`VERIFY_RANSAC_ITERATIONS`) and its (n, 1)
+    inlier mask; (None, None) when none was fitted."""
+    h, mask = cv2.findHomography(
+        src, dst, method, VERIFY_RANSAC_PX, maxIters=VERIFY_RANSAC_ITERATIONS, confidence=0.99
+    )
+    if h is None or mask is None:
+        return None, None
+    return np.asarray(h, np.float64), np.asarray(mask, np.uint8)
 
 
 def _card_in_window(h: NDArray[np.float64] | None, mask: NDArray[np.uint8] | None) -> bool:
