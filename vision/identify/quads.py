@@ -735,6 +735,7 @@ def find_outlines(
     height_px: float | None = None,
     not_cards: NDArray[np.floating] | None = None,
     heights_at: NDArray[np.floating] | None = None,
+    regions: tuple[NDArray[np.uint8], float] | None = None,
 ) -> list[Outline]:
     """Card outlines in a (H, W) uint8 grey frame (see the module docstring).
 
@@ -747,10 +748,11 @@ def find_outlines(
     (:data:`_NOT_CARD_AREA`) gives no outline. ``heights_at``: (k, 3) the card's height
     (px) known at points of the frame (x, y, height: from the table's markers), used with
     the single cards found to tell the card's size where cards overlap (perspective makes
-    far cards smaller). Returns outlines, best supported first.
+    far cards smaller). ``regions``: :func:`silhouettes` of ``grey`` when already made.
+    Returns outlines, best supported first.
     """
     gx, gy = grads if grads is not None else gradients(grey)
-    mask, factor = silhouettes(grey)
+    mask, factor = regions if regions is not None else silhouettes(grey)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = _MIN_AREA_PX / factor**2
     marks = None  # the not-cards' centres and areas in the mask's pixels
