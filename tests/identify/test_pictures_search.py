@@ -20,6 +20,7 @@ from vision.identify.identify import (
 )
 from vision.identify.quads import Outline
 from vision.identify.scenes import make_scene, scene_seed
+from vision.synth import Truth
 
 FACE_UP = ("pickpic-007", "pickpic-031", "pickpic-066", "pickpic-088", "pickpic-119")
 FACE_DOWN = ("pickpic-052", "pickpic-101")
@@ -33,6 +34,17 @@ def _near(corners: np.ndarray, truth: np.ndarray, share: float = 0.25) -> bool:
     """Whether two card outlines have their centres within ``share`` of the card's width."""
     width = float(np.linalg.norm(truth[1] - truth[0]))
     return float(np.linalg.norm(corners.mean(axis=0) - truth.mean(axis=0))) < share * width
+
+
+def _named_at_its_place(frame: np.ndarray, truth: Truth, deck: ReferenceDeck, card: str) -> None:
+    """Reads ``frame`` by pictures alone: ``card`` is named where it lies, and no card that is
+    not on the table is named."""
+    lying = truth.card(card)
+    assert lying is not None
+    corners = lying.corners_px.astype(np.float64)
+    found = identify_frame(frame, deck, codes=None)
+    assert any(r.card == card and _near(r.corners_px, corners) for r in found.cards)
+    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
 
 
 def _short_side_first(q: np.ndarray) -> np.ndarray:
@@ -278,10 +290,7 @@ def test_a_far_card_that_looks_square_is_named(pickpic: ReferenceDeck) -> None:
     frame, truth = make_scene("features", "normal", scene_seed(1, 174))
     card = truth.card("pickpic-063")
     assert card is not None and card.visible_fraction > 0.95
-    corners = card.corners_px.astype(np.float64)
-    found = identify_frame(frame, pickpic, codes=None)
-    assert any(r.card == "pickpic-063" and _near(r.corners_px, corners) for r in found.cards)
-    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+    _named_at_its_place(frame, truth, pickpic, "pickpic-063")
 
 
 def test_a_fit_that_rho_folds_is_fitted_again(
@@ -332,12 +341,7 @@ def test_a_card_whose_rho_fit_folds_is_named(pickpic: ReferenceDeck) -> None:
     # A rendered table of the benchmark (seed 1, scene 219): the card's place, found by the
     # frame's keypoints, gives 61 matches in its window, and RHO folded their fit.
     frame, truth = make_scene("features", "normal", scene_seed(1, 219))
-    card = truth.card("pickpic-051")
-    assert card is not None
-    corners = card.corners_px.astype(np.float64)
-    found = identify_frame(frame, pickpic, codes=None)
-    assert any(r.card == "pickpic-051" and _near(r.corners_px, corners) for r in found.cards)
-    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+    _named_at_its_place(frame, truth, pickpic, "pickpic-051")
 
 
 def test_a_card_fitted_on_other_keypoints_of_the_window_is_no_rival() -> None:
@@ -358,12 +362,7 @@ def test_a_card_with_another_lying_on_it_is_named(pickpic: ReferenceDeck) -> Non
     # pickpic-049 lying on its top, itself under an arm; 049's visible corner fits 20 inliers
     # in 006's window, on keypoints other than 006's 21.
     frame, truth = make_scene("features", "normal", scene_seed(1, 67))
-    card = truth.card("pickpic-006")
-    assert card is not None
-    corners = card.corners_px.astype(np.float64)
-    found = identify_frame(frame, pickpic, codes=None)
-    assert any(r.card == "pickpic-006" and _near(r.corners_px, corners) for r in found.cards)
-    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+    _named_at_its_place(frame, truth, pickpic, "pickpic-006")
 
 
 def test_a_weak_fit_counts_every_rival(pickpic: ReferenceDeck) -> None:
@@ -395,12 +394,7 @@ def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
     # hand's shadow, with no outline of its own and no place from the frame's keypoints; the
     # part of the silhouettes the named cards leave holds it.
     frame, truth = make_scene("features", "normal", scene_seed(1, 249))
-    card = truth.card("pickpic-006")
-    assert card is not None
-    corners = card.corners_px.astype(np.float64)
-    found = identify_frame(frame, pickpic, codes=None)
-    assert any(r.card == "pickpic-006" and _near(r.corners_px, corners) for r in found.cards)
-    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+    _named_at_its_place(frame, truth, pickpic, "pickpic-006")
     monkeypatch.setattr(identify, "LEFTOVER_WINDOWS", 0)
     without = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-006" not in {r.card for r in without.cards}
