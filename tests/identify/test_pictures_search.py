@@ -429,3 +429,16 @@ def test_a_leftover_needs_a_full_fit(
 
     assert fitting(identify.VERIFY_MIN_INLIERS) == [card]
     assert fitting(identify.VERIFY_MIN_INLIERS - 3) == []
+
+
+def test_what_is_left_is_looked_at_again_after_a_card_is_named_there(
+    pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rendered table of the benchmark (seed 1, scene 108): two small cards side by side
+    # (51-54 px), one leftover; its window names one, the second look the other.
+    frame, truth = make_scene("features", "normal", scene_seed(1, 108))
+    _named_at_its_place(frame, truth, pickpic, "pickpic-065")
+    _named_at_its_place(frame, truth, pickpic, "pickpic-062")
+    monkeypatch.setattr(identify, "LEFTOVER_ROUNDS", 1)
+    once = identify_frame(frame, pickpic, codes=None)
+    assert "pickpic-065" not in {r.card for r in once.cards}
