@@ -1101,29 +1101,50 @@ def _by_leftovers(
     (:func:`_named_by_fit`, as retrieved: the picture must agree where the fit puts it).
     When a look names a card, what is left is looked at again (:data:`LEFTOVER_ROUNDS` looks
     at most): a card beside it was part of the same leftover."""
+    ids = deck.ids
+    names = {c.card for c in chosen}
+    used = {i for i, c in enumerate(ids) if c in names}
     out: list[_Candidate] = []
     for _ in range(LEFTOVER_ROUNDS):
-        found = _leftover_round(bgr, grey, deck, [*chosen, *out], taken, regions, squares, backs)
-        out += found
-        if not found:
+        named = [*(c.corners for c in chosen), *(c.corners for c in out), *taken]
+        if not named:
+            break  # (no card's size to look for)
+        before = len(out)
+        for window in _leftover_windows(regions, named, backs, squares, deck.aspect):
+            around = [*named, *(c.corners for c in out[before:])]
+            if _overlaps_any(window, around, LEFTOVER_ON_NAMED):
+                continue
+            best, back, likest = _looks_like(bgr, window, deck)
+            if best < VERIFY_MIN_COSINE or (back >= BACK_MIN_COSINE and back > best):
+                continue  # like no card, or like the deck's back (a card face down)
+            shortlist = [c for c in likest if c not in used]
+            table = _table_perspective(around, deck, squares)
+            found = verify_outline(grey, window, shortlist, deck, VERIFY_MIN_INLIERS, used, table)
+            # No weak fit: a leftover is often bare table, and a card of a wood-like picture
+            # fitted 12 inliers on a plank (seed 0), its picture agreeing there.
+            if found is None or found.inliers < VERIFY_MIN_INLIERS:
+                continue
+            if not _named_by_fit(bgr, found, deck, around, table, True):
+                continue
+            used.add(found.card)
+            out.append(_verified_candidate(found, ids))
+        if len(out) == before:
             break
     return out
 
 
-def _leftover_round(
-    bgr: NDArray[np.uint8],
-    grey: NDArray[np.uint8],
-    deck: ReferenceDeck,
-    chosen: list[_Candidate],
-    taken: Sequence[NDArray[np.float64]],
+def _leftover_windows(
     regions: tuple[NDArray[np.uint8], float],
-    squares: NDArray[np.float64],
+    named: Sequence[NDArray[np.float64]],
     backs: Sequence[NDArray[np.float64]],
-) -> list[_Candidate]:
-    """One look at what the named cards leave (:func:`_by_leftovers`)."""
-    named = [c.corners for c in chosen] + list(taken)
-    if not named:
-        return []  # (no card's size to look for)
+    squares: NDArray[np.float64],
+    aspect: float,
+) -> list[NDArray[np.float64]]:
+    """The card-sized (4, 2) windows of :func:`_by_leftovers`: the silhouettes ``regions``
+    less the (4, 2) places ``named`` and ``backs`` and the markers ``squares`` with their
+    border; one window for each of the :data:`LEFTOVER_WINDOWS` largest parts left of
+    :data:`LEFTOVER_AREA` of the named cards' median area, of their median height and the
+    cards' ``aspect``, largest first."""
     mask, factor = regions
     cover = np.zeros_like(mask)
     for q in [
@@ -1142,30 +1163,11 @@ def _leftover_round(
     area = stats[1:, cv2.CC_STAT_AREA] * factor**2
     sized = (area >= LEFTOVER_AREA[0] * card_area) & (area <= LEFTOVER_AREA[1] * card_area)
     largest = 1 + np.flatnonzero(sized)[np.argsort(-area[sized], kind="stable")]
-    ids = deck.ids
-    used = {i for i, c in enumerate(ids) if any(r.card == c for r in chosen)}
-    out: list[_Candidate] = []
+    windows = []
     for label in largest[:LEFTOVER_WINDOWS]:
         points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
-        window = _card_window(cv2.minAreaRect(points), factor, height, deck.aspect)
-        around = [*named, *(c.corners for c in out)]
-        if _overlaps_any(window, around, LEFTOVER_ON_NAMED):
-            continue
-        best, back, likest = _looks_like(bgr, window, deck)
-        if best < VERIFY_MIN_COSINE or (back >= BACK_MIN_COSINE and back > best):
-            continue  # like no card, or like the deck's back (a card face down)
-        shortlist = [c for c in likest if c not in used]
-        table = _table_perspective(around, deck, squares)
-        found = verify_outline(grey, window, shortlist, deck, VERIFY_MIN_INLIERS, used, table)
-        # No weak fit: a leftover is often bare table, and a card of a wood-like picture fitted
-        # 12 inliers on a plank (seed 0), its picture agreeing there.
-        if found is None or found.inliers < VERIFY_MIN_INLIERS:
-            continue
-        if not _named_by_fit(bgr, found, deck, around, table, True):
-            continue
-        used.add(found.card)
-        out.append(_verified_candidate(found, ids))
-    return out
+        windows.append(_card_window(cv2.minAreaRect(points), factor, height, aspect))
+    return windows
 
 
 def _looks_like(
@@ -1174,15 +1176,12 @@ def _looks_like(
     """How the portrait outline ``quad`` (4, 2) of a frame looks by appearance: the cosine of
     its likest card (either way up), of the deck's back (-1 when the back is not known), and
     the :data:`VERIFY_SHORTLIST` likest cards (deck indices), likest first."""
-    cells = appearance.lab_cells(appearance.rectify(bgr, quad[None]))
-    desc = deck.centred(appearance.describe(cells))
-    sims = (desc @ deck.descriptors.T)[0]
-    n = len(deck)
-    per_card = np.maximum(sims[:n], sims[n:])
-    likest = np.argsort(-per_card)[: min(VERIFY_SHORTLIST, n)]
+    desc = _described(bgr, quad[None], deck)
+    per_card = _card_cosines(desc, deck)
+    likest = [int(c) for c in _likest(per_card)[0]]
     backs = deck.back_descriptors
     back = float((desc @ backs.T).max()) if len(backs) else -1.0
-    return float(per_card[likest[0]]), back, [int(c) for c in likest]
+    return float(per_card[0, likest[0]]), back, likest
 
 
 def _card_window(
@@ -1218,8 +1217,7 @@ def _backs_seen(
     """Of the (4, 2) places where the frame's keypoints put the deck's back, those that look
     like it there (cosine with :attr:`ReferenceDeck.back_descriptors` at least
     :data:`BACK_MIN_COSINE`)."""
-    cells = appearance.lab_cells(appearance.rectify(bgr, np.stack(places)))
-    cos = (deck.centred(appearance.describe(cells)) @ deck.back_descriptors.T).max(axis=1)
+    cos = (_described(bgr, np.stack(places), deck) @ deck.back_descriptors.T).max(axis=1)
     return [q for q, c in zip(places, cos, strict=True) if c >= BACK_MIN_COSINE]
 
 
@@ -1228,11 +1226,30 @@ def _shortlists(
 ) -> NDArray[np.intp]:
     """(m, k) the :data:`VERIFY_SHORTLIST` cards (deck indices) most like each of (m, 4, 2)
     portrait outlines by appearance (either way up), most alike first."""
+    return _likest(_card_cosines(_described(bgr, quads_px, deck), deck))
+
+
+def _described(
+    bgr: NDArray[np.uint8], quads_px: NDArray[np.float64], deck: ReferenceDeck
+) -> NDArray[np.float32]:
+    """(m, D) centred unit appearance descriptors (:meth:`ReferenceDeck.centred`) of (m, 4, 2)
+    portrait outlines of a frame."""
     cells = appearance.lab_cells(appearance.rectify(bgr, quads_px))
-    sims = deck.centred(appearance.describe(cells)) @ deck.descriptors.T
+    return deck.centred(appearance.describe(cells))
+
+
+def _card_cosines(desc: NDArray[np.float32], deck: ReferenceDeck) -> NDArray[np.float32]:
+    """(m, n) cosines of (m, D) descriptors (:func:`_described`) with each of the deck's n
+    cards, the better of its two ways up."""
+    sims = desc @ deck.descriptors.T
     n = len(deck)
-    per_card = np.maximum(sims[:, :n], sims[:, n:])
-    k = min(VERIFY_SHORTLIST, n)
+    return np.asarray(np.maximum(sims[:, :n], sims[:, n:]), np.float32)
+
+
+def _likest(per_card: NDArray[np.float32]) -> NDArray[np.intp]:
+    """(m, k) the :data:`VERIFY_SHORTLIST` cards with the highest of (m, n) cosines, highest
+    first."""
+    k = min(VERIFY_SHORTLIST, per_card.shape[1])
     return np.asarray(np.argsort(-per_card, axis=1)[:, :k], np.intp)
 
 
