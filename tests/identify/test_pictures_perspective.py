@@ -9,6 +9,7 @@ import functools
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.identify import ReferenceDeck, identify_frame, local, quads
 from vision.identify.identify import (
@@ -130,7 +131,14 @@ def test_a_foreign_card_at_the_far_place_gets_no_id(pickpic: ReferenceDeck) -> N
     ), found
 
 
-def test_index_lookup_is_its_plain_definition() -> None:
+@pytest.mark.parametrize(
+    ("tables", "key_bits"),
+    [
+        (local.INDEX_TABLES, local.INDEX_KEY_BITS),  # the frame search's index
+        (local.WINDOW_INDEX_TABLES, local.WINDOW_INDEX_KEY_BITS),  # the windows'
+    ],
+)
+def test_index_lookup_is_its_plain_definition(tables: int, key_bits: int) -> None:
     rng = np.random.default_rng(9)
     base = rng.integers(0, 256, (30, 32), dtype=np.uint8)
     cards = [
@@ -141,17 +149,18 @@ def test_index_lookup_is_its_plain_definition() -> None:
         )
         for _ in range(5)
     ]
-    index = local.KeypointIndex(cards)
+    index = local.KeypointIndex(cards, tables, key_bits)
     query = local.Keypoints(
         np.zeros((80, 2), np.float32),
         base[rng.integers(0, 30, 80)] ^ (rng.random((80, 32)) < 0.03).astype(np.uint8),
     )
     q, e = index.nearest(query)
     keys, indexed = index._keys(query.desc), index._keys(index.desc)
+    assert keys.shape == (tables, len(query)) and int(keys.max()) < 1 << key_bits
     expected = {}
     for i in range(len(query)):
         best = None
-        for t in range(local.INDEX_TABLES):
+        for t in range(len(keys)):
             same = np.flatnonzero(indexed[t] == keys[t, i])
             if len(same) > local.INDEX_MAX_BUCKET:
                 continue  # a key too common is left out of the index

@@ -30,7 +30,10 @@ def test_index_retrieves_the_card_in_a_window_and_is_the_same_every_build(
 ) -> None:
     frame, truth, _ = table_scene()
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    again = local.KeypointIndex([pickpic.table_keypoints(i) for i in range(len(pickpic))])
+    again = local.KeypointIndex(
+        [pickpic.table_keypoints(i) for i in range(len(pickpic))],
+        local.WINDOW_INDEX_TABLES, local.WINDOW_INDEX_KEY_BITS,
+    )  # fmt: skip
     for card in FACE_UP:
         t = truth.card(card)
         assert t is not None

@@ -250,8 +250,10 @@ class ReferenceDeck:
     @cached_property
     def table_index(self) -> local.KeypointIndex:
         """Every card's :meth:`table_keypoints` in one index (:class:`local.KeypointIndex`):
-        built on first use (every card's keypoints computed then) and kept."""
-        return local.KeypointIndex([self.table_keypoints(i) for i in range(len(self.cards))])
+        built on first use (every card's keypoints computed then) and kept; keyed for windows
+        (:data:`local.WINDOW_INDEX_TABLES`, :data:`local.WINDOW_INDEX_KEY_BITS`)."""
+        cards = [self.table_keypoints(i) for i in range(len(self.cards))]
+        return local.KeypointIndex(cards, local.WINDOW_INDEX_TABLES, local.WINDOW_INDEX_KEY_BITS)
 
     @cached_property
     def frame_index(self) -> local.KeypointIndex:

@@ -797,7 +797,7 @@ def verify_outline(
     if len(window) < 6:
         return None
     if retrieve is not None:
-        extra = deck.table_index.retrieve(window)
+        extra = deck.table_index.retrieve(window, local.RETRIEVE_CARDS)
         candidates = [*candidates, *(c for c in extra if c not in candidates and c not in retrieve)]
     refs = [deck.table_keypoints(c) for c in candidates]
     # One pass over every candidate's keypoints (each row's ratio test is its own), then

@@ -531,21 +531,32 @@ class TablePerspective:
 # A card whose outline merged with a neighbour's, or was found too rough for appearance to
 # shortlist it, still shows its keypoints in the window round that outline. The table
 # keypoints of every card of a deck are put in one index (locality-sensitive hashing of the
-# binary descriptors: INDEX_TABLES tables, each keyed by INDEX_KEY_BITS of the 256 bits,
-# chosen once by a fixed seed, so the index and its answers are the same every run), and each
-# window keypoint votes for the card of its nearest deck keypoint among those sharing one of
-# its keys. A query costs about the same whatever the deck's size. The cards with most votes
-# are fitted beside the appearance shortlist (:func:`vision.identify.identify.verify_outline`
+# binary descriptors: a number of tables, each keyed by some of the 256 bits, chosen once by
+# a fixed seed, so the index and its answers are the same every run), and each window
+# keypoint votes for the card of its nearest deck keypoint among those sharing one of its
+# keys. A query costs about the same whatever the deck's size. The cards with most votes are
+# fitted beside the appearance shortlist (:func:`vision.identify.identify.verify_outline`
 # decides on the fits exactly as for the shortlist).
 
-#: LSH: hash tables, bits per key, the seed that picks the bits, the most entries a key may
-#: have to be kept; the cards retrieved, and the votes a card needs.
+#: LSH: hash tables and bits per key of the index the whole frame's keypoints are looked up
+#: in (the frame search: ``ReferenceDeck.frame_index``), the seed that picks the bits, the
+#: most entries a key may have to be kept; the cards retrieved, and the votes a card needs.
 INDEX_TABLES = 4
 INDEX_KEY_BITS = 20
 INDEX_SEED = 5
 INDEX_MAX_BUCKET = 16
-RETRIEVE_CARDS = 1
+RETRIEVE_CARDS = 2
 RETRIEVE_MIN_VOTES = 2
+#: Tables and bits per key of the index a window's keypoints are looked up in
+#: (``ReferenceDeck.table_index``). A small or partly covered card's window is enlarged from
+#: 50-70 px, and its keypoints lie 40-60 bits from their card's: one 40 bits away shares a key
+#: of 20 bits with its match in one of 4 tables 13% of the time (1 - (1 - (216/256)^20)^4), of
+#: 16 bits in one of 8 tables 42%. With 4 x 20, seed 1's windows where the missed card fitted
+#: 15-27 inliers gave it 1-4 votes (rank 5-53 of the deck). With 8 x 16 (and 2 cards
+#: retrieved) seed 1 named 3 more cards (300 tables), seed 0 3 more, 0 wrong; the frame
+#: search kept its 4 x 20: 8 x 16 there placed more cards at the wrong place (seed 0: 2 wrong).
+WINDOW_INDEX_TABLES = 8
+WINDOW_INDEX_KEY_BITS = 16
 
 
 def _or_nan(values: NDArray[np.float32] | None, n: int) -> NDArray[np.float32]:
@@ -554,10 +565,14 @@ def _or_nan(values: NDArray[np.float32] | None, n: int) -> NDArray[np.float32]:
 
 class KeypointIndex:
     """Every card's table keypoints (:func:`table_keypoints`) in one hashed index (see
-    above): ``owner`` (K,) int32 the card (deck index) of each indexed keypoint. Built once
-    per deck."""
+    above) of ``tables`` hash tables keyed by ``key_bits`` bits each: ``owner`` (K,) int32
+    the card (deck index) of each indexed keypoint. Built once per deck. More tables of
+    shorter keys find matches further away (more of a small card's keypoints), and cost more
+    a query."""
 
-    def __init__(self, cards: list[Keypoints]) -> None:
+    def __init__(
+        self, cards: list[Keypoints], tables: int = INDEX_TABLES, key_bits: int = INDEX_KEY_BITS
+    ) -> None:
         self.n_cards = len(cards)
         self.owner = np.concatenate(
             [np.full(len(k), i, np.int32) for i, k in enumerate(cards)] or [np.zeros(0, np.int32)]
@@ -577,9 +592,7 @@ class KeypointIndex:
         ).reshape(-1, 32)
         self._words = self.desc.view(np.uint64)  # (K, 4): popcounts word by word
         rng = np.random.default_rng(INDEX_SEED)
-        self._bits = np.stack(
-            [rng.choice(256, INDEX_KEY_BITS, replace=False) for _ in range(INDEX_TABLES)]
-        )
+        self._bits = np.stack([rng.choice(256, key_bits, replace=False) for _ in range(tables)])
         # Per table: the entries sorted by key, without those of keys shared by more than
         # INDEX_MAX_BUCKET entries (flat or common patches: they tell no card from another,
         # and would make a query's cost grow with the deck).
@@ -588,7 +601,7 @@ class KeypointIndex:
         # are _order[t][_start[t][k] : _start[t][k + 1]]): a lookup, not a binary search per
         # query (the searches were most of a frame's lookup).
         self._start: list[NDArray[np.int32]] = []
-        every_key = np.arange((1 << INDEX_KEY_BITS) + 1, dtype=np.int64)
+        every_key = np.arange((1 << key_bits) + 1, dtype=np.int64)
         for keys in self._keys(self.desc):
             order = np.argsort(keys, kind="stable")
             ordered = keys[order]
@@ -598,9 +611,9 @@ class KeypointIndex:
             self._start.append(np.searchsorted(ordered[keep], every_key).astype(np.int32))
 
     def _keys(self, desc: NDArray[np.uint8]) -> NDArray[np.int64]:
-        """(INDEX_TABLES, n) hash keys of (n, 32) descriptors."""
+        """(tables, n) hash keys of (n, 32) descriptors."""
         bits = np.unpackbits(desc, axis=1)  # (n, 256)
-        weights = 1 << np.arange(INDEX_KEY_BITS, dtype=np.int64)
+        weights = 1 << np.arange(self._bits.shape[1], dtype=np.int64)
         return np.stack([bits[:, b].astype(np.int64) @ weights for b in self._bits])
 
     def nearest(self, query: Keypoints) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -612,7 +625,7 @@ class KeypointIndex:
             return empty, empty
         keys = self._keys(query.desc)
         found, entry = [], []
-        for t in range(INDEX_TABLES):
+        for t in range(len(self._bits)):
             lo = self._start[t][keys[t]]
             hi = self._start[t][keys[t] + 1]
             count = hi - lo
