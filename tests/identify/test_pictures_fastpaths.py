@@ -25,6 +25,8 @@ def test_two_nearest_equals_opencv_batch_distance() -> None:
     for n, m in ((1, 2), (7, 2), (300, 250), (120, 40)):
         a, b = _descriptors(rng, n), _descriptors(rng, m)
         b[m // 2] = b[0]  # an exact tie: the lower index is the nearest
+        if m > 2:
+            b[-1] = ~a[0]  # as far as two descriptors can be: 256 bits
         dist, idx = cv2.batchDistance(
             a, b, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2, update=0, crosscheck=False
         )

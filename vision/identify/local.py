@@ -312,19 +312,19 @@ def two_nearest(
 ) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.intp]]:
     """For each of (n, 32) descriptors ``a``: the Hamming distances to its nearest and second
     nearest of (m, 32) descriptors ``b`` (m >= 2), and the nearest's index (the lowest among
-    equals): what ``cv2.batchDistance(a, b, K=2, normType=NORM_HAMMING)`` gives, in about 0.8
-    of its time (popcounts of the descriptors' four 64-bit words, a word at a time: OpenCV
-    calls a function per pair)."""
+    equals): what ``cv2.batchDistance(a, b, K=2, normType=NORM_HAMMING)`` gives, in about 0.7
+    of its time (popcounts of the descriptors' four 64-bit words, a word at a time, each of
+    ``b``'s words contiguous, summed in 16 bits: OpenCV calls a function per pair)."""
     wa = np.ascontiguousarray(a, np.uint8).view(np.uint64)
-    wb = np.ascontiguousarray(b, np.uint8).view(np.uint64)
-    dist = np.bitwise_count(wa[:, None, 0] ^ wb[None, :, 0]).astype(np.int32)
+    wb = np.ascontiguousarray(np.ascontiguousarray(b, np.uint8).view(np.uint64).T)
+    dist = np.bitwise_count(wa[:, 0, None] ^ wb[0][None, :]).astype(np.uint16)  # <= 256
     for k in range(1, wa.shape[1]):
-        dist += np.bitwise_count(wa[:, None, k] ^ wb[None, :, k])
+        dist += np.bitwise_count(wa[:, k, None] ^ wb[k][None, :])
     rows = np.arange(len(dist))
     nearest = np.argmin(dist, axis=1)
-    first = dist[rows, nearest]
-    dist[rows, nearest] = np.iinfo(np.int32).max
-    return first, dist.min(axis=1), nearest.astype(np.intp)
+    first = dist[rows, nearest].astype(np.int32)
+    dist[rows, nearest] = np.iinfo(np.uint16).max
+    return first, dist.min(axis=1).astype(np.int32), nearest.astype(np.intp)
 
 
 @dataclass(frozen=True, eq=False)
