@@ -619,7 +619,7 @@ def _markdown(
         "",
         "How the index scales: appearance is a brute-force product of centred unit "
         "descriptors, (outlines x 1350) by (1350 x 2N), O(N) but a few ms at N = 1,000; "
-        "keypoint verification fits the few cards of an outline's shortlist and one card "
+        "keypoint verification fits the few cards of an outline's shortlist and two cards "
         "retrieved from the whole deck, whatever N; the retrieval and whole-frame search "
         "indexes hash every card's table keypoints once per deck (stored in deck.npz) and "
         "drop keys shared by more than 16 keypoints, so a query costs about the same "
@@ -632,8 +632,8 @@ def _markdown(
         "missed are mostly small (under 70 px wide: too few keypoints for the search "
         "over the whole frame to gather at one place) or without an outline of their own "
         "(touching or overlapping cards merged into one region, hands): their place is "
-        "not found, while their keypoints would name most of them there (on seed 1, 10 "
-        "of the 12 missed, given their true outline). Speed is "
+        "not found, while their keypoints would name most of them there (on seed 1, 7 "
+        "of the 9 missed, given their true outline). Speed is "
         "measured on a shared 2-core machine: CPU times, not wall times, are the figures "
         "to compare.",
         "",
