@@ -5,6 +5,8 @@ down are not verified by keypoints)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -45,6 +47,24 @@ def _named_at_its_place(frame: np.ndarray, truth: Truth, deck: ReferenceDeck, ca
     found = identify_frame(frame, deck, codes=None)
     assert any(r.card == card and _near(r.corners_px, corners) for r in found.cards)
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+
+
+def _named_only_with_the_change(
+    deck: ReferenceDeck,
+    scene: int,
+    card: str,
+    take_back: Callable[[], object],
+    also: tuple[str, ...] = (),
+) -> None:
+    """Seed 1's benchmark ``scene`` read by pictures alone: ``card`` (and the cards ``also``)
+    named at its place, and ``card`` no longer once ``take_back`` (undoing the change that
+    names it) has run."""
+    frame, truth = make_scene("features", "normal", scene_seed(1, scene))
+    for named in (*also, card):
+        _named_at_its_place(frame, truth, deck, named)
+    take_back()
+    without = identify_frame(frame, deck, codes=None)
+    assert card not in {r.card for r in without.cards}
 
 
 def _short_side_first(q: np.ndarray) -> np.ndarray:
@@ -393,11 +413,9 @@ def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
     # A rendered table of the benchmark (seed 1, scene 249): pickpic-006 (79% visible) in a
     # hand's shadow, with no outline of its own and no place from the frame's keypoints; the
     # part of the silhouettes the named cards leave holds it.
-    frame, truth = make_scene("features", "normal", scene_seed(1, 249))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-006")
-    monkeypatch.setattr(identify, "LEFTOVER_WINDOWS", 0)
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-006" not in {r.card for r in without.cards}
+    _named_only_with_the_change(
+        pickpic, 249, "pickpic-006", lambda: monkeypatch.setattr(identify, "LEFTOVER_WINDOWS", 0)
+    )
 
 
 def test_a_leftover_needs_a_full_fit(
@@ -436,12 +454,10 @@ def test_what_is_left_is_looked_at_again_after_a_card_is_named_there(
 ) -> None:
     # A rendered table of the benchmark (seed 1, scene 108): two small cards side by side
     # (51-54 px), one leftover; its window names one, the second look the other.
-    frame, truth = make_scene("features", "normal", scene_seed(1, 108))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-065")
-    _named_at_its_place(frame, truth, pickpic, "pickpic-062")
-    monkeypatch.setattr(identify, "LEFTOVER_ROUNDS", 1)
-    once = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-062" not in {r.card for r in once.cards}
+    _named_only_with_the_change(
+        pickpic, 108, "pickpic-062",
+        lambda: monkeypatch.setattr(identify, "LEFTOVER_ROUNDS", 1), also=("pickpic-065",),
+    )  # fmt: skip
 
 
 def test_a_small_card_is_retrieved_by_the_windows_own_index(
@@ -451,12 +467,12 @@ def test_a_small_card_is_retrieved_by_the_windows_own_index(
     # wide) beside an arm; appearance does not shortlist it in the window round its outline
     # and, keyed as the frame search's index is (4 tables of 20 bits), its keypoints gave it 4
     # votes, 7 cards ahead.
-    frame, truth = make_scene("features", "normal", scene_seed(1, 287))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-094")
     cards = [pickpic.table_keypoints(i) for i in range(len(pickpic))]
-    monkeypatch.setitem(pickpic.__dict__, "table_index", local.KeypointIndex(cards))
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-094" not in {r.card for r in without.cards}
+    keyed_as_the_frame_search = local.KeypointIndex(cards)
+    _named_only_with_the_change(
+        pickpic, 287, "pickpic-094",
+        lambda: monkeypatch.setitem(pickpic.__dict__, "table_index", keyed_as_the_frame_search),
+    )  # fmt: skip
 
 
 def test_a_card_retrieved_second_is_fitted(
@@ -464,8 +480,6 @@ def test_a_card_retrieved_second_is_fitted(
 ) -> None:
     # A rendered table of the benchmark (seed 1, scene 149): pickpic-032 (80% visible, 62 px
     # wide) under a sleeve; its window's keypoints give it the second most votes of the deck.
-    frame, truth = make_scene("features", "normal", scene_seed(1, 149))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-032")
-    monkeypatch.setattr(local, "RETRIEVE_CARDS", 1)
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-032" not in {r.card for r in without.cards}
+    _named_only_with_the_change(
+        pickpic, 149, "pickpic-032", lambda: monkeypatch.setattr(local, "RETRIEVE_CARDS", 1)
+    )
