@@ -163,6 +163,14 @@ VERIFY_SIZE_MIN_CARDS = 2
 #: it had at least VERIFY_MIN_INLIERS inliers, more than any other card of its shortlist;
 #: the wrong ones had none).
 CONFIRM_BELOW = 0.999
+#: A picture match of an outline from the line search (``quads.rectangles_from_lines``) less
+#: probable than this is checked by its keypoints too, and not named when they fit another
+#: card of its shortlist (a full fit, leading by VERIFY_LEAD): a straight line inside a
+#: picture (a sea's horizon) makes a card-shaped rectangle of part of a card, whose picture
+#: can look like another card's whole (seed 2, scene 229: pickpic-120's sea and beach named
+#: pickpic-072 at 0.9996; its keypoints fit pickpic-120 with 57 inliers). Checking every
+#: line outline's match above CONFIRM_BELOW cost 1.04 x the time and named the same cards.
+LINES_CHECK_BELOW = 0.9999
 #: A match to confirm is fitted against this many of the cards most like it (itself first).
 CONFIRM_SHORTLIST = 3
 #: How much better (the share of its outline seen as edges + half the picture's agreement)
@@ -488,6 +496,12 @@ def _by_pictures(
         if _overlaps_any(m.corners, [c.corners for c in chosen], 0.4):
             continue
         evidence: tuple[str, ...] = ("picture",)
+        if (
+            CONFIRM_BELOW <= m.probability < LINES_CHECK_BELOW
+            and outlines[m.outline].source == "lines"
+            and _fits_another(grey, m, deck)
+        ):
+            continue  # part of another card (the outline goes to verification below)
         if m.probability < CONFIRM_BELOW and m.quad is not None and _has_keypoints(deck, m):
             # Not sure enough by appearance alone: its keypoints must fit it, better than
             # the other cards most like it (else the outline goes to verification below).
@@ -527,6 +541,22 @@ def _by_pictures(
         if not _overlaps_any(o.corners_px, [k.corners_px for k in kept], 0.3):
             kept.append(o)
     return chosen, kept
+
+
+def _fits_another(grey: NDArray[np.uint8], m: PictureMatch, deck: ReferenceDeck) -> bool:
+    """Whether the keypoints of the window round picture match ``m``'s outline fit another card
+    of its shortlist (its first :data:`CONFIRM_SHORTLIST`) than the one it names, by a full fit
+    (:data:`VERIFY_MIN_INLIERS`, leading the next by :data:`VERIFY_LEAD`)."""
+    if m.quad is None or not _has_keypoints(deck, m):
+        return False
+    shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
+    found = verify_outline(grey, m.quad, shortlist, deck, VERIFY_MIN_INLIERS)
+    return (
+        found is not None
+        and deck.ids[found.card] != m.card
+        and found.inliers >= VERIFY_MIN_INLIERS
+        and found.inliers - found.second >= VERIFY_LEAD
+    )
 
 
 def card_outlines(
