@@ -496,21 +496,26 @@ def _by_pictures(
         if _overlaps_any(m.corners, [c.corners for c in chosen], 0.4):
             continue
         evidence: tuple[str, ...] = ("picture",)
-        if (
-            CONFIRM_BELOW <= m.probability < LINES_CHECK_BELOW
-            and outlines[m.outline].source == "lines"
-            and _fits_another(grey, m, deck)
-        ):
-            continue  # part of another card (the outline goes to verification below)
-        if m.probability < CONFIRM_BELOW and m.quad is not None and _has_keypoints(deck, m):
-            # Not sure enough by appearance alone: its keypoints must fit it, better than
-            # the other cards most like it (else the outline goes to verification below).
+        lines = outlines[m.outline].source == "lines"
+        checked_below = LINES_CHECK_BELOW if lines else CONFIRM_BELOW
+        if m.probability < checked_below and m.quad is not None and _has_keypoints(deck, m):
             shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
             found = verify_outline(grey, m.quad, shortlist, deck, VERIFY_MIN_INLIERS)
-            named = deck.ids[found.card] if found is not None else None
-            if found is None or named != m.card or found.inliers < VERIFY_MIN_INLIERS:
-                continue
-            evidence += ("keypoints",)
+            # The card a full fit names (None: no full fit), and by how much it leads.
+            fit = None
+            if found is not None and found.inliers >= VERIFY_MIN_INLIERS:
+                fit = deck.ids[found.card]
+            lead = found.inliers - found.second if found is not None else 0
+            if m.probability < CONFIRM_BELOW:
+                # Not sure enough by appearance alone: its keypoints must fit it, better than
+                # the other cards most like it (else the outline goes to verification below).
+                if fit != m.card:
+                    continue
+                evidence += ("keypoints",)
+            elif fit is not None and fit != m.card and lead >= VERIFY_LEAD:
+                # A line outline's match, checked (LINES_CHECK_BELOW): its keypoints fit
+                # another card; the outline is part of that card.
+                continue  # part of another card (the outline goes to verification below)
         chosen.append(
             _Candidate(
                 m.card, m.corners, m.probability, "features", "front", evidence,
@@ -522,11 +527,7 @@ def _by_pictures(
     chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs))
     chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs))
     # Outlines that look like the deck's back are cards face down too.
-    backs += [
-        m.quad
-        for m in matches
-        if m.quad is not None and m.back >= BACK_MIN_COSINE and m.back > m.cosine
-    ]
+    backs += [m.quad for m in matches if m.quad is not None and _looks_face_down(m)]
     chosen.extend(_by_leftovers(bgr, grey, deck, chosen, taken, regions, markers, backs))
     unknown = [
         o
@@ -541,22 +542,6 @@ def _by_pictures(
         if not _overlaps_any(o.corners_px, [k.corners_px for k in kept], 0.3):
             kept.append(o)
     return chosen, kept
-
-
-def _fits_another(grey: NDArray[np.uint8], m: PictureMatch, deck: ReferenceDeck) -> bool:
-    """Whether the keypoints of the window round picture match ``m``'s outline fit another card
-    of its shortlist (its first :data:`CONFIRM_SHORTLIST`) than the one it names, by a full fit
-    (:data:`VERIFY_MIN_INLIERS`, leading the next by :data:`VERIFY_LEAD`)."""
-    if m.quad is None or not _has_keypoints(deck, m):
-        return False
-    shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
-    found = verify_outline(grey, m.quad, shortlist, deck, VERIFY_MIN_INLIERS)
-    return (
-        found is not None
-        and deck.ids[found.card] != m.card
-        and found.inliers >= VERIFY_MIN_INLIERS
-        and found.inliers - found.second >= VERIFY_LEAD
-    )
 
 
 def card_outlines(
@@ -890,6 +875,12 @@ def _rival(fit: local.CardFit, best: local.CardFit) -> bool:
     return bool(shared >= RIVAL_SHARED * len(fit.keypoints))
 
 
+def _looks_face_down(m: PictureMatch) -> bool:
+    """Whether the outline of picture match ``m`` looks like the deck's back (by
+    :data:`BACK_MIN_COSINE`, and more than like any card): a card face down."""
+    return m.back >= BACK_MIN_COSINE and m.back > m.cosine
+
+
 def _has_keypoints(deck: ReferenceDeck, m: PictureMatch) -> bool:
     """Whether the card of match ``m`` has keypoints to verify it with (a deck without its
     images, or a plain face, has none: appearance alone decides then)."""
@@ -946,7 +937,7 @@ def _by_verification(
                 continue
         if _overlaps_any(m.quad, [c.corners for c in (*chosen, *out)], 0.4):
             continue
-        if m.back >= BACK_MIN_COSINE and m.back > m.cosine:
+        if _looks_face_down(m):
             continue  # a card face down
         if _overlaps_any(m.quad, backs, ON_BACK):
             continue  # on a card face down, placed by its keypoints
