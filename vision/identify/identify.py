@@ -801,7 +801,7 @@ def verify_outline(
 ) -> VerifiedOutline | None:
     """Check ``candidates`` (deck indices) against the card round a portrait outline
     ``quad`` (4, 2) of a grey (H, W) uint8 frame by their keypoints at table distance
-    (:func:`vision.identify.local.fit_candidate`; candidates with fewer ratio-test matches
+    (:func:`vision.identify.local.fit_matches`; candidates with fewer ratio-test matches
     than ``min_inliers`` are not fitted). Returns the best fit (None when no candidate fits
     at all); the caller decides on its inliers and lead. ``retrieve``: also fit the cards
     the window's keypoints point to (:meth:`vision.identify.local.KeypointIndex.retrieve`),

@@ -346,17 +346,6 @@ class CardFit:
     keypoints: NDArray[np.intp] | None = None
 
 
-def fit_candidate(
-    reference: Keypoints, window: Keypoints, back: NDArray[np.float64], min_inliers: int = 6
-) -> CardFit:
-    """Match a candidate's table keypoints to a window's and fit a homography (RANSAC);
-    ``back`` maps window pixels to frame pixels. No fit is tried with fewer ratio-test
-    matches than ``min_inliers`` (it could not reach them). The fit counts only when the
-    reference's outline lands on a plausible quadrilateral of a card's size in the window."""
-    ri, fi = ratio_matches(reference, window)
-    return fit_matches(reference, window, back, ri, fi, min_inliers)
-
-
 #: A homography RHO fitted on this many inliers or more but that is no card is fitted again
 #: by RANSAC (:func:`fit_matches`): the fewest inliers that name a card
 #: (``identify.WEAK_FIT_MIN_INLIERS``). On 30 frames of 12 cards, 14 of the 274 failed fits
@@ -373,11 +362,14 @@ def fit_matches(
     fi: NDArray[np.intp],
     min_inliers: int = 6,
 ) -> CardFit:
-    """:func:`fit_candidate` for matches already made (:func:`ratio_matches`). The homography
-    is fitted by RHO; when that lands the card's outline on no plausible card with at least
-    :data:`REFIT_MIN_INLIERS` inliers (RHO can settle on a degenerate model: on a rendered
-    table, a folded quad of 25 inliers where the card's own fit had 31), it is fitted again
-    by RANSAC."""
+    """Fit a homography to a candidate's matches (:func:`ratio_matches` of its table
+    keypoints ``reference`` to a window's; ``back`` maps window pixels to frame pixels). No
+    fit is tried with fewer matches than ``min_inliers`` (it could not reach them), and the
+    fit counts only when the reference's outline lands on a plausible quadrilateral of a
+    card's size in the window. The homography is fitted by RHO; when that lands the card's
+    outline on no plausible card with at least :data:`REFIT_MIN_INLIERS` inliers (RHO can
+    settle on a degenerate model: on a rendered table, a folded quad of 25 inliers where the
+    card's own fit had 31), it is fitted again by RANSAC."""
     if len(ri) < max(6, min_inliers):
         return CardFit(0, len(ri), None)
     src, dst = reference.xy[ri], window.xy[fi]
