@@ -582,25 +582,33 @@ class KeypointIndex:
         self.desc = np.concatenate(
             [k.desc for k in cards] or [np.zeros((0, 32), np.uint8)]
         ).reshape(-1, 32)
-        self._words = self.desc.view(np.uint64)  # (K, 4): popcounts word by word
+        # The descriptors' four 64-bit words, word by word (4, K): each word of every entry
+        # contiguous, for the popcounts of a query.
+        self._words = np.ascontiguousarray(self.desc.view(np.uint64).T)
         rng = np.random.default_rng(INDEX_SEED)
         self._bits = np.stack([rng.choice(256, key_bits, replace=False) for _ in range(tables)])
-        # Per table: the entries sorted by key, without those of keys shared by more than
-        # INDEX_MAX_BUCKET entries (flat or common patches: they tell no card from another,
-        # and would make a query's cost grow with the deck).
-        self._order: list[NDArray[np.intp]] = []
-        # Per table, where each key's entries start among the sorted ones (key k's entries
-        # are _order[t][_start[t][k] : _start[t][k + 1]]): a lookup, not a binary search per
-        # query (the searches were most of a frame's lookup).
-        self._start: list[NDArray[np.int32]] = []
+        # Every table's entries sorted by key, table after table, without those of keys
+        # shared by more than INDEX_MAX_BUCKET entries (flat or common patches: they tell no
+        # card from another, and would make a query's cost grow with the deck); and where
+        # each key's entries start among them: table t's key k's entries are
+        # _order[_start[t * (2**key_bits + 1) + k] : _start[t * (2**key_bits + 1) + k + 1]]
+        # (a lookup, not a binary search per query: the searches were most of a frame's
+        # lookup; all tables at once, not a pass per table).
+        orders: list[NDArray[np.intp]] = []
+        starts: list[NDArray[np.int64]] = []
         every_key = np.arange((1 << key_bits) + 1, dtype=np.int64)
+        done = 0
         for keys in self._keys(self.desc):
             order = np.argsort(keys, kind="stable")
             ordered = keys[order]
             _, count = np.unique(ordered, return_counts=True)
             keep = np.repeat(count <= INDEX_MAX_BUCKET, count)
-            self._order.append(order[keep])
-            self._start.append(np.searchsorted(ordered[keep], every_key).astype(np.int32))
+            orders.append(order[keep])
+            starts.append(done + np.searchsorted(ordered[keep], every_key))
+            done += int(keep.sum())
+        self._order = np.concatenate(orders or [np.zeros(0, np.intp)]).astype(np.int32)
+        self._start = np.concatenate(starts or [np.zeros(0, np.int64)]).astype(np.int32)
+        self._table_offset = np.arange(tables, dtype=np.int64)[:, None] * len(every_key)
 
     def _keys(self, desc: NDArray[np.uint8]) -> NDArray[np.int64]:
         """(tables, n) hash keys of (n, 32) descriptors."""
@@ -615,31 +623,27 @@ class KeypointIndex:
         empty = np.zeros(0, np.intp)
         if len(self.owner) == 0 or len(query) == 0:
             return empty, empty
-        keys = self._keys(query.desc)
-        found, entry = [], []
-        for t in range(len(self._bits)):
-            lo = self._start[t][keys[t]]
-            hi = self._start[t][keys[t] + 1]
-            count = hi - lo
-            found.append(np.repeat(np.arange(len(query)), count))
-            # Positions lo..hi-1 of every query, flattened.
-            pos = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-            entry.append(self._order[t][np.repeat(lo, count) + pos])
-        q, e = np.concatenate(found), np.concatenate(entry)
-        if len(q) == 0:
+        n = len(query)
+        at = (self._keys(query.desc) + self._table_offset).ravel()  # (tables * n,)
+        lo = self._start[at]
+        count = self._start[at + 1] - lo
+        total = int(count.sum())
+        if total == 0:
             return empty, empty
-        words = np.ascontiguousarray(query.desc).view(np.uint64)
-        dist = np.bitwise_count(words[q] ^ self._words[e]).sum(axis=1, dtype=np.int64)
+        # Every (query, entry) pair sharing a key: positions lo..lo+count-1 of each lookup.
+        q = np.repeat(np.tile(np.arange(n), len(self._bits)), count)
+        pos = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+        e = self._order[np.repeat(lo, count) + pos].astype(np.int64)
+        words = np.ascontiguousarray(np.ascontiguousarray(query.desc).view(np.uint64).T)
+        dist = np.bitwise_count(words[0][q] ^ self._words[0][e]).astype(np.int64)
+        for k in range(1, len(words)):
+            dist += np.bitwise_count(words[k][q] ^ self._words[k][e])
         # Each query's nearest entry (lowest distance, then lowest entry): the least key of
-        # (distance, entry) among the query's pairs. Each table's pairs are in query order,
-        # so a stable sort by query only merges them.
-        order = np.argsort(q, kind="stable")
-        key = (dist << 32 | e)[order]
-        q = q[order]
-        start = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-        best = np.minimum.reduceat(key, start)
+        # (distance, entry) among the query's pairs.
+        best = np.full(n, np.iinfo(np.int64).max, np.int64)
+        np.minimum.at(best, q, dist << 32 | e)
         near = (best >> 32) <= VERIFY_HAMMING
-        return q[start][near].astype(np.intp), (best[near] & 0xFFFFFFFF).astype(np.intp)
+        return np.flatnonzero(near).astype(np.intp), (best[near] & 0xFFFFFFFF).astype(np.intp)
 
     def retrieve(self, window: Keypoints, n: int = RETRIEVE_CARDS) -> list[int]:
         """The (at most ``n``) cards that most of ``window``'s keypoints come from: each
