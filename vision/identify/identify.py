@@ -148,8 +148,9 @@ _MARKER_BORDER = 1.6
 #: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
 #: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
 BACK_MIN_COSINE = 0.4
-#: An outline over a card placed face down by more than this share (of the smaller) is not
-#: checked by keypoints (a card lying over a back may hide up to 40% of it).
+#: An outline over a card placed face down, or over an outline that looks like the back, by
+#: more than this share (of the smaller) is not checked by keypoints (a card lying over a
+#: back may hide up to 40% of it).
 ON_BACK = 0.5
 #: Outlines whose areas and overlap are within this share of each other are one window (one
 #: that named nothing is not verified again).
@@ -525,9 +526,10 @@ def _by_pictures(
         used.add(m.outline)
     backs: list[NDArray[np.float64]] = []
     chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs))
-    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs))
-    # Outlines that look like the deck's back are cards face down too.
+    # Outlines that look like the deck's back are cards face down too (the outlines found on
+    # their pattern are not cards to verify).
     backs += [m.quad for m in matches if m.quad is not None and _looks_face_down(m)]
+    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs))
     chosen.extend(_by_leftovers(bgr, grey, deck, chosen, taken, regions, markers, backs))
     unknown = [
         o
@@ -910,7 +912,8 @@ def _by_verification(
     whose outline appearance could not place, as touching cards merged, is still found; its
     picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`).
     ``squares``: (k, 4, 2) the table's markers (its perspective, with the cards named);
-    ``backs``: (4, 2) places of cards face down (their outlines are not checked)."""
+    ``backs``: (4, 2) places of cards face down, placed by the frame search or outlines that
+    look like the back (the outlines on them are not checked)."""
     best: dict[int, PictureMatch] = {}
     for m in matches:
         if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
