@@ -480,6 +480,9 @@ def test_a_card_retrieved_second_is_fitted(
 ) -> None:
     # A rendered table of the benchmark (seed 1, scene 149): pickpic-032 (80% visible, 62 px
     # wide) under a sleeve; its window's keypoints give it the second most votes of the deck.
+    # (A tile of the sleeve now outlines the card too: without tiles, the second card
+    # retrieved is what names it.)
+    monkeypatch.setattr(quads, "_TILED_FROM", float("inf"))
     _named_only_with_the_change(
         pickpic, 149, "pickpic-032", lambda: monkeypatch.setattr(local, "RETRIEVE_CARDS", 1)
     )
@@ -529,3 +532,38 @@ def test_outlines_on_an_outline_that_looks_face_down_are_not_verified(
     on_backs = [q for q in verified if identify._overlaps_any(q, looks_down, identify.ON_BACK)]
     assert not on_backs
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards if c.face == "front"}
+
+
+def test_a_card_an_arm_touches_is_outlined_in_a_tile_of_the_arm(
+    pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rendered table of the benchmark (seed 1, scene 146): pickpic-020 (64% visible) under
+    # a hand; the arm and the card are one silhouette, and the arm's long edges took every
+    # line of it. A tile of the arm gives the card's outline.
+    _named_only_with_the_change(
+        pickpic, 146, "pickpic-020",
+        lambda: monkeypatch.setattr(quads, "_TILED_FROM", float("inf")),
+    )  # fmt: skip
+
+
+def test_a_tiles_outline_is_not_named_by_a_weak_fit(pickpic: ReferenceDeck) -> None:
+    # A rendered table of the benchmark (seed 1, scene 192): a grey woven sleeve cut by the
+    # frame's edge gives tiles' outlines; one fitted pickpic-107 by 10 inliers, its picture
+    # agreeing enough for a weak fit. Two cards lie on the table.
+    frame, truth = make_scene("features", "normal", scene_seed(1, 192))
+    outlines, _ = identify.card_outlines(_grey(frame), pickpic)
+    assert any(o.source == "tiles" for o in outlines)
+    found = identify_frame(frame, pickpic, codes=None)
+    assert {r.card for r in found.cards} == {c.card_id for c in truth.cards}
+
+
+def test_tiles_cover_a_long_cluster_and_a_short_one_has_none() -> None:
+    assert quads._tiles((0, 0, 200, 150), 80.0) == []  # under 3 card heights long
+    box = (10, 20, 500, 230)
+    tiles = quads._tiles(box, 80.0)
+    assert tiles and all(t[2] - t[0] <= 160 and t[3] - t[1] <= 160 for t in tiles)
+    covered = np.zeros((250, 520), bool)
+    for x0, y0, x1, y1 in tiles:
+        assert box[0] <= x0 < x1 <= box[2] and box[1] <= y0 < y1 <= box[3]
+        covered[y0:y1, x0:x1] = True
+    assert covered[box[1] : box[3], box[0] : box[2]].all()

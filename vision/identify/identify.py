@@ -497,7 +497,7 @@ def _by_pictures(
         if _overlaps_any(m.corners, [c.corners for c in chosen], 0.4):
             continue
         evidence: tuple[str, ...] = ("picture",)
-        lines = outlines[m.outline].source == "lines"
+        lines = outlines[m.outline].source in ("lines", "tiles")
         checked_below = LINES_CHECK_BELOW if lines else CONFIRM_BELOW
         if m.probability < checked_below and m.quad is not None and _has_keypoints(deck, m):
             shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
@@ -529,7 +529,9 @@ def _by_pictures(
     # Outlines that look like the deck's back are cards face down too (the outlines found on
     # their pattern are not cards to verify).
     backs += [m.quad for m in matches if m.quad is not None and _looks_face_down(m)]
-    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs))
+    # Outlines of a long cluster's tiles need a full fit (an arm's sleeve gives rectangles).
+    tiled = {i for i, o in enumerate(outlines) if o.source == "tiles"}
+    chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs, tiled))
     chosen.extend(_by_leftovers(bgr, grey, deck, chosen, taken, regions, markers, backs))
     unknown = [
         o
@@ -905,6 +907,7 @@ def _by_verification(
     used: set[int],
     squares: NDArray[np.float64] | None = None,
     backs: Sequence[NDArray[np.float64]] = (),
+    full_fit: Collection[int] = (),
 ) -> list[_Candidate]:
     """Cards named by keypoint verification among the outlines appearance left undecided,
     best appearance first; each card id and place once. Each outline's window is fitted
@@ -913,7 +916,8 @@ def _by_verification(
     picture must then agree where the fit puts it: :data:`RETRIEVED_MIN_AGREE`).
     ``squares``: (k, 4, 2) the table's markers (its perspective, with the cards named);
     ``backs``: (4, 2) places of cards face down, placed by the frame search or outlines that
-    look like the back (the outlines on them are not checked)."""
+    look like the back (the outlines on them are not checked); ``full_fit``: the outlines
+    (indices) that a weak fit does not name (:data:`WEAK_FIT_MIN_INLIERS`)."""
     best: dict[int, PictureMatch] = {}
     for m in matches:
         if m.outline not in used and (m.outline not in best or m.cosine > best[m.outline].cosine):
@@ -953,7 +957,7 @@ def _by_verification(
         found = verify_outline(
             grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index, table
         )
-        if found is None:
+        if found is None or (m.outline in full_fit and found.inliers < VERIFY_MIN_INLIERS):
             continue
         if not _named_by_fit(bgr, found, deck, named, table, found.card not in candidates):
             continue  # (retrieved by keypoints, or a weak fit, but its picture is not there)

@@ -89,7 +89,9 @@ class Outline:
     first side a short one (a nearly square quad is given twice, either pair first:
     :data:`_EITHER_WAY`); ``support`` (4,) float32, the share of each side (in corner
     order: side k joins corner k and k + 1) seen as an edge; ``source``: ``"silhouette"``
-    (a whole silhouette) or ``"corner"`` (grown from one corner of a silhouette)."""
+    (a whole silhouette or its enclosing rectangle), ``"split"`` (a piece of a silhouette
+    split at its concave corners), ``"lines"`` (from the straight edges of a cluster of
+    cards) or ``"tiles"`` (from those of a tile of a long cluster: :data:`_TILED_FROM`)."""
 
     corners_px: NDArray[np.float32]
     support: NDArray[np.float32]
@@ -827,29 +829,36 @@ def find_outlines(
         dilated = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         known = len(samples) > 0 or height_px is not None
         kept = []
+        kept_sources: list[str] = []
         for box, area in clusters:
             size = sizes[0]
             if len(samples) >= _PLANE_SAMPLES:
                 size = _height_at(samples, np.array([box[0] + box[2], box[1] + box[3]]) / 2)
             hint = size if known else None
             card_area = size**2 * aspect
-            cand = rectangles_from_lines(edges, box, hint, aspect)
+            # The whole cluster's lines, then (a long cluster) its tiles' (_TILED_FROM).
+            found = [rectangles_from_lines(edges, box, hint, aspect)]
+            found += [rectangles_from_lines(edges, t, hint, aspect) for t in _tiles(box, size)]
+            cand = np.concatenate([f.reshape(-1, 4, 2) for f in found])
+            tiled = np.repeat(np.arange(len(found)) > 0, [len(f) for f in found])
             if not len(cand):
                 continue
             cand = order_quads(cand)
             sup = _side_support(dilated, cand)
             ok = (sup.mean(axis=1) >= 0.55) & ((sup >= 0.4).sum(axis=1) >= 3)
-            cand, sup = cand[ok], sup[ok]
+            cand, sup, tiled = cand[ok], sup[ok], tiled[ok]
             first = _coarse_nms(cand, sup.mean(axis=1))
-            cand, sup = cand[first], sup[first]
+            cand, sup, tiled = cand[first], sup[first], tiled[first]
             # At most so many outlines per card the cluster could hold, the best seen first.
             limit = max(4, int(np.ceil(_OUTLINES_PER_CARD * area / card_area)))
-            kept.append(cand[_dedupe(cand, sup.mean(axis=1), limit)])
+            best = _dedupe(cand, sup.mean(axis=1), limit)
+            kept.append(cand[best])
+            kept_sources += ["tiles" if t else "lines" for t in tiled[best]]
         grown = np.concatenate(kept) if kept else np.zeros((0, 4, 2))
         grown, grown_support = refine_quads(gx, gy, grown, radius=3.0)
         quads = np.concatenate([quads, grown])
         support = np.concatenate([support, grown_support])
-        sources += ["lines"] * len(grown)
+        sources += kept_sources
     if len(quads) == 0:
         return []
     quads = order_quads(quads)
@@ -875,6 +884,34 @@ def find_outlines(
         if asp[i] >= _EITHER_WAY
     ]
     return out
+
+
+#: A cluster this many card heights long or more (an arm or a hand merged with the cards it
+#: touches) is also searched for lines in tiles of :data:`_TILE` card heights, half a tile
+#: apart: the long straight edges of an arm took every line of the whole cluster
+#: (:data:`_MAX_LINES`), the sides of a card it touches none. Seeds 0, 1 and 2 (300 tables
+#: each) +3, +2, +2 cards, hard tier +4, 0 wrong; 1.02 x the time. Its outlines' source is
+#: ``"tiles"``: verification names no card on them by a weak fit (a sleeve's weave gave a
+#: 10-inlier fit, seed 1 scene 192).
+_TILED_FROM = 3.0
+_TILE = 2.0
+
+
+def _tiles(box: tuple[int, int, int, int], size: float) -> list[tuple[int, int, int, int]]:
+    """Tiles (x0, y0, x1, y1) of a cluster's ``box`` for its lines search, for cards ``size``
+    px high: none when the box is less than :data:`_TILED_FROM` card heights long."""
+    x0, y0, x1, y1 = box
+    if max(x1 - x0, y1 - y0) < _TILED_FROM * size:
+        return []
+    side = round(_TILE * size)
+    step = max(1, side // 2)
+    xs = list(range(x0, max(x0, x1 - side) + 1, step))
+    ys = list(range(y0, max(y0, y1 - side) + 1, step))
+    if xs[-1] + side < x1:
+        xs.append(max(x0, x1 - side))
+    if ys[-1] + side < y1:
+        ys.append(max(y0, y1 - side))
+    return [(x, y, min(x1, x + side), min(y1, y + side)) for y in ys for x in xs]
 
 
 # Outlines kept from a cluster's lines per card it could hold (by its area), best supported
