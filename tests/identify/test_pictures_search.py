@@ -559,6 +559,7 @@ def test_a_tiles_outline_is_not_named_by_a_weak_fit(pickpic: ReferenceDeck) -> N
 
 def test_tiles_cover_a_long_cluster_and_a_short_one_has_none() -> None:
     assert quads._tiles((0, 0, 200, 150), 80.0) == []  # under 3 card heights long
+    assert quads._tiles((0, 0, 1280, 720), 2.0) == []  # no card is 2 px high
     box = (10, 20, 500, 230)
     tiles = quads._tiles(box, 80.0)
     assert tiles and all(t[2] - t[0] <= 160 and t[3] - t[1] <= 160 for t in tiles)

@@ -899,9 +899,10 @@ _TILE = 2.0
 
 def _tiles(box: tuple[int, int, int, int], size: float) -> list[tuple[int, int, int, int]]:
     """Tiles (x0, y0, x1, y1) of a cluster's ``box`` for its lines search, for cards ``size``
-    px high: none when the box is less than :data:`_TILED_FROM` card heights long."""
+    px high: none when the box is less than :data:`_TILED_FROM` card heights long (or the
+    size is a speck's, under 10 px: no card's)."""
     x0, y0, x1, y1 = box
-    if max(x1 - x0, y1 - y0) < _TILED_FROM * size:
+    if size < 10 or max(x1 - x0, y1 - y0) < _TILED_FROM * size:
         return []
     side = round(_TILE * size)
     step = max(1, side // 2)
