@@ -28,12 +28,21 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+# The command with Ctrl+C (SIGINT) at its default: a suite run as a background job of a
+# non-interactive shell inherits SIGINT ignored, and Python then keeps ignoring it.
+_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'pictable'; "
+    "runpy.run_module('pictable.commands.scoreboard', run_name='__main__')"
+)
+
+
 class Served:
     """The command running in a child process, with the first lines it printed."""
 
     def __init__(self, tmp_path: Path, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pictable.commands.scoreboard", *args],
+            [sys.executable, "-c", _WITH_CTRL_C, *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,
