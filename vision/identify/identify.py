@@ -947,7 +947,7 @@ def _by_verification(
         if _looks_face_down(m):
             continue  # a card face down
         if _overlaps_any(m.quad, backs, ON_BACK):
-            continue  # on a card face down, placed by its keypoints
+            continue  # on a card face down (placed by its keypoints, or an outline like the back)
         if any(_same_place(m.quad, q) for q in tried):
             continue  # a window all but the same as one that named nothing
         tried.append(m.quad)
