@@ -91,13 +91,13 @@ def test_height_at_follows_a_plane_and_never_extrapolates() -> None:
     pts = np.array([[100, 600], [1100, 600], [600, 100], [200, 300]], np.float64)
     h = 120.0 - 0.08 * (600 - pts[:, 1])
     samples = np.column_stack([pts, h])
-    assert abs(quads._height_at(samples, np.array([640.0, 350.0])) - (120 - 0.08 * 250)) < 1e-6
+    assert abs(quads.height_at(samples, np.array([640.0, 350.0])) - (120 - 0.08 * 250)) < 1e-6
     # Beyond the samples: the nearest extreme, not a smaller or larger card than any seen.
-    assert quads._height_at(samples, np.array([640.0, -2000.0])) == h.min()
-    assert quads._height_at(samples, np.array([640.0, 5000.0])) == h.max()
+    assert quads.height_at(samples, np.array([640.0, -2000.0])) == h.min()
+    assert quads.height_at(samples, np.array([640.0, 5000.0])) == h.max()
     # Samples on one line tell no plane: their median.
     line = np.array([[0, 0, 80], [10, 10, 90], [20, 20, 130]], np.float64)
-    assert quads._height_at(line, np.array([0.0, 100.0])) == 90.0
+    assert quads.height_at(line, np.array([0.0, 100.0])) == 90.0
 
 
 def test_card_height_from_a_markers_size() -> None:

@@ -163,8 +163,11 @@ ON_BACK = 0.5
 #: Outlines whose areas and overlap are within this share of each other are one window (one
 #: that named nothing is not verified again).
 SAME_PLACE = 0.9
-#: Outlines are verified only when their area is within this range of the median area of the
-#: cards already named by appearance (when there are at least VERIFY_SIZE_MIN_CARDS of them).
+#: Outlines are verified only when their area is within this range of a card's area where
+#: they lie, from the cards already named by appearance (when there are at least
+#: VERIFY_SIZE_MIN_CARDS of them; :func:`_card_area_at`: the plane through their sizes from 3,
+#: else their median area). Against the median, a far card of a tilted camera (half the near
+#: cards' area) was not verified: seed 2 +1 card, the Pic Flip scenes +1, 0 wrong.
 VERIFY_SIZE_RANGE = (0.55, 1.9)
 VERIFY_SIZE_MIN_CARDS = 2
 #: Picture matches less probable than this (by appearance) are named only when their
@@ -936,18 +939,15 @@ def _by_verification(
     taken_index = {i for i, c in enumerate(ids) if c in taken}  # not retrieved again
     # Outlines far from the size of the cards already named are not cards (merged regions,
     # specks): not worth a window (on the tables the thresholds were set on, every outline
-    # verification named was within 0.65-1.7 of that size).
-    card_area = (
-        float(np.median([_area(c.corners) for c in chosen]))
-        if len(chosen) >= VERIFY_SIZE_MIN_CARDS
-        else None
-    )
+    # verification named was within 0.65-1.7 of that size). The size where the outline lies:
+    # a far card of a tilted camera is half the area of the near ones.
+    sizes = _card_sizes(chosen) if len(chosen) >= VERIFY_SIZE_MIN_CARDS else None
     tried: list[NDArray[np.float64]] = []
     for m in sorted(best.values(), key=lambda m: -m.cosine):
         if m.cosine < VERIFY_MIN_COSINE or m.quad is None:
             continue
-        if card_area is not None:
-            ratio = _area(m.quad) / max(card_area, 1.0)
+        if sizes is not None:
+            ratio = _area(m.quad) / max(_card_area_at(sizes, m.quad.mean(axis=0)), 1.0)
             if not VERIFY_SIZE_RANGE[0] <= ratio <= VERIFY_SIZE_RANGE[1]:
                 continue
         if _overlaps_any(m.quad, [c.corners for c in (*chosen, *out)], 0.4):
@@ -973,6 +973,21 @@ def _by_verification(
         taken_index.add(found.card)
         out.append(_verified_candidate(found, ids))
     return out
+
+
+def _card_sizes(chosen: Sequence[_Candidate]) -> NDArray[np.float64]:
+    """(k, 3) the cards named: the centre (x, y) of each and the square root of its area."""
+    return np.array([[*c.corners.mean(axis=0), np.sqrt(_area(c.corners))] for c in chosen])
+
+
+def _card_area_at(sizes: NDArray[np.float64], at: NDArray[np.float64]) -> float:
+    """A card's area (px) at frame point ``at`` (2,), from the cards named (``sizes``:
+    :func:`_card_sizes`): with :data:`quads.PLANE_SAMPLES` of them or more, the plane
+    through their sizes (:func:`quads.height_at`: the size falls off across a tilted table,
+    kept within the sizes seen), else their median area."""
+    if len(sizes) >= quads.PLANE_SAMPLES:
+        return quads.height_at(sizes, at) ** 2
+    return float(np.median(sizes[:, 2] ** 2))
 
 
 def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidate:

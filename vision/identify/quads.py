@@ -832,8 +832,8 @@ def find_outlines(
         kept_sources: list[str] = []
         for box, area in clusters:
             size = sizes[0]
-            if len(samples) >= _PLANE_SAMPLES:
-                size = _height_at(samples, np.array([box[0] + box[2], box[1] + box[3]]) / 2)
+            if len(samples) >= PLANE_SAMPLES:
+                size = height_at(samples, np.array([box[0] + box[2], box[1] + box[3]]) / 2)
             hint = size if known else None
             card_area = size**2 * aspect
             # The whole cluster's lines, then (a long cluster) its tiles' (_TILED_FROM).
@@ -922,10 +922,10 @@ def _tiles(box: tuple[int, int, int, int], size: float) -> list[tuple[int, int, 
 _OUTLINES_PER_CARD = 4
 # Heights of the card at this many points of the frame (or more) are fitted by a plane (the
 # height's slope under perspective) to tell a cluster's card size; with fewer, their median.
-_PLANE_SAMPLES = 3
+PLANE_SAMPLES = 3
 
 
-def _height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
+def height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
     """The card's height (px) at point ``at`` (2,) of the frame from (k, 3) samples (x, y,
     height), k >= 3: the least-squares plane through them (a card's size in the image falls
     off about linearly across a tilted table), kept within the samples' range (no
