@@ -143,6 +143,10 @@ LEFTOVER_WINDOWS = 2
 #: frames 0.83 -> 0.93 a frame).
 LEFTOVER_ROUNDS = 2
 LEFTOVER_ON_NAMED = 0.6
+#: A leftover is also tried in a window of a card's height where it lies (the plane through
+#: the named cards' heights) when that is more than this share away from their median height
+#: and the first window named nothing.
+LEFTOVER_OTHER_HEIGHT = 0.15
 #: A leftover's weak fit (10-14 inliers) is verified again in the window round the card where
 #: it puts it (the leftover's window is centred on what shows of the card, and takes in only
 #: part of it), and names the card by a fit of at least this many inliers there: on seeds 0
@@ -1161,26 +1165,14 @@ def _by_leftovers(
         if not named:
             break  # (no card's size to look for)
         before = len(out)
-        for window in _leftover_windows(regions, named, backs, squares, deck.aspect):
+        for sizes in _leftover_windows(regions, named, backs, squares, deck.aspect):
             around = [*named, *(c.corners for c in out[before:])]
-            if _overlaps_any(window, around, LEFTOVER_ON_NAMED):
-                continue
-            best, back, likest = _looks_like(bgr, window, deck)
-            if best < VERIFY_MIN_COSINE or (back >= BACK_MIN_COSINE and back > best):
-                continue  # like no card, or like the deck's back (a card face down)
-            shortlist = [c for c in likest if c not in used]
-            table = _table_perspective(around, deck, squares)
-            found = verify_outline(grey, window, shortlist, deck, VERIFY_MIN_INLIERS, used, table)
-            if found is not None and WEAK_FIT_MIN_INLIERS <= found.inliers < VERIFY_MIN_INLIERS:
-                found = _fitted_again(grey, found, shortlist, deck, used, table)
-            # No weak fit: a leftover is often bare table, and a card of a wood-like picture
-            # fitted 12 inliers on a plank (seed 0), its picture agreeing there.
-            if found is None or found.inliers < VERIFY_MIN_INLIERS:
-                continue
-            if not _named_by_fit(bgr, found, deck, around, table, True):
-                continue
-            used.add(found.card)
-            out.append(_verified_candidate(found, ids))
+            for window in sizes:
+                found = _leftover_fit(bgr, grey, window, deck, used, around, squares)
+                if found is not None:
+                    used.add(found.card)
+                    out.append(_verified_candidate(found, ids))
+                    break
         if len(out) == before:
             break
     return out
@@ -1210,18 +1202,48 @@ def _fitted_again(
     return again
 
 
+def _leftover_fit(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    window: NDArray[np.float64],
+    deck: ReferenceDeck,
+    used: Collection[int],
+    around: list[NDArray[np.float64]],
+    squares: NDArray[np.float64],
+) -> VerifiedOutline | None:
+    """The fit that names a card in a leftover's ``window`` (see :func:`_by_leftovers`;
+    ``used`` the cards named, ``around`` their (4, 2) places), or None."""
+    if _overlaps_any(window, around, LEFTOVER_ON_NAMED):
+        return None
+    best, back, likest = _looks_like(bgr, window, deck)
+    if best < VERIFY_MIN_COSINE or (back >= BACK_MIN_COSINE and back > best):
+        return None  # like no card, or like the deck's back (a card face down)
+    shortlist = [c for c in likest if c not in used]
+    table = _table_perspective(around, deck, squares)
+    found = verify_outline(grey, window, shortlist, deck, VERIFY_MIN_INLIERS, used, table)
+    if found is not None and WEAK_FIT_MIN_INLIERS <= found.inliers < VERIFY_MIN_INLIERS:
+        found = _fitted_again(grey, found, shortlist, deck, used, table)
+    # No weak fit: a leftover is often bare table, and a card of a wood-like picture fitted 12
+    # inliers on a plank (seed 0), its picture agreeing there.
+    if found is None or found.inliers < VERIFY_MIN_INLIERS:
+        return None
+    return found if _named_by_fit(bgr, found, deck, around, table, True) else None
+
+
 def _leftover_windows(
     regions: tuple[NDArray[np.uint8], float],
     named: Sequence[NDArray[np.float64]],
     backs: Sequence[NDArray[np.float64]],
     squares: NDArray[np.float64],
     aspect: float,
-) -> list[NDArray[np.float64]]:
+) -> list[list[NDArray[np.float64]]]:
     """The card-sized (4, 2) windows of :func:`_by_leftovers`: the silhouettes ``regions``
     less the (4, 2) places ``named`` and ``backs`` and the markers ``squares`` with their
-    border; one window for each of the :data:`LEFTOVER_WINDOWS` largest parts left of
-    :data:`LEFTOVER_AREA` of the named cards' median area, of their median height and the
-    cards' ``aspect``, largest first."""
+    border; for each of the :data:`LEFTOVER_WINDOWS` largest parts left of
+    :data:`LEFTOVER_AREA` of the named cards' median area (largest first), a window of their
+    median height and the cards' ``aspect``, then, when a card's height where the part lies
+    (:func:`_card_height_at`) is more than :data:`LEFTOVER_OTHER_HEIGHT` away from it, a
+    window of that height."""
     mask, factor = regions
     cover = np.zeros_like(mask)
     for q in [
@@ -1235,7 +1257,7 @@ def _leftover_windows(
         cv2.bitwise_and(mask, cv2.bitwise_not(cover)), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)
     )
     card_area = float(np.median([_area(q) for q in named]))
-    height = float(np.median([_long_side(q) for q in named]))
+    heights = np.array([[*q.mean(axis=0), _long_side(q)] for q in named])
     _, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
     area = stats[1:, cv2.CC_STAT_AREA] * factor**2
     sized = (area >= LEFTOVER_AREA[0] * card_area) & (area <= LEFTOVER_AREA[1] * card_area)
@@ -1243,8 +1265,26 @@ def _leftover_windows(
     windows = []
     for label in largest[:LEFTOVER_WINDOWS]:
         points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
-        windows.append(_card_window(cv2.minAreaRect(points), factor, height, aspect))
+        rect = cv2.minAreaRect(points)
+        median = float(np.median(heights[:, 2]))
+        here = _card_height_at(heights, rect, factor)
+        sizes = [median] if abs(here / median - 1) <= LEFTOVER_OTHER_HEIGHT else [median, here]
+        windows.append([_card_window(rect, factor, h, aspect) for h in sizes])
     return windows
+
+
+def _card_height_at(
+    heights: NDArray[np.float64],
+    rect: tuple[Sequence[float], Sequence[float], float],
+    factor: float,
+) -> float:
+    """A card's height (px) at the centre of a :func:`cv2.minAreaRect` of mask pixels
+    (``factor`` mask -> frame pixels), from the (k, 3) centres and heights of the cards named:
+    with :data:`quads.PLANE_SAMPLES` of them or more, the plane through them
+    (:func:`quads.height_at`), else their median."""
+    if len(heights) < quads.PLANE_SAMPLES:
+        return float(np.median(heights[:, 2]))
+    return quads.height_at(heights, (np.asarray(rect[0], np.float64) + 0.5) * factor - 0.5)
 
 
 def _looks_like(
