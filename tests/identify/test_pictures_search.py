@@ -67,6 +67,12 @@ def _named_only_with_the_change(
     assert card not in {r.card for r in without.cards}
 
 
+def _median_areas(sizes: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The named cards' median area at every point: how outlines were sized before the plane
+    through their sizes (``identify._card_areas_at``)."""
+    return np.full(len(points), float(np.median(sizes[:, 2] ** 2)))
+
+
 def _short_side_first(q: np.ndarray) -> np.ndarray:
     q = np.asarray(q, np.float32)
     if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
@@ -417,9 +423,7 @@ def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
     # is taken back here with the leftovers.)
     def take_back() -> None:
         monkeypatch.setattr(identify, "LEFTOVER_WINDOWS", 0)
-        monkeypatch.setattr(
-            identify, "_card_area_at", lambda sizes, at: float(np.median(sizes[:, 2] ** 2))
-        )
+        monkeypatch.setattr(identify, "_card_areas_at", _median_areas)
 
     _named_only_with_the_change(pickpic, 249, "pickpic-006", take_back)
 
@@ -492,9 +496,7 @@ def test_an_outline_is_sized_against_the_cards_named_where_it_lies(
     # it is a card there.
     frame, truth = make_scene("features", "normal", scene_seed(2, 190))
     _named_at_its_place(frame, truth, pickpic, "pickpic-047")
-    monkeypatch.setattr(
-        identify, "_card_area_at", lambda sizes, at: float(np.median(sizes[:, 2] ** 2))
-    )
+    monkeypatch.setattr(identify, "_card_areas_at", _median_areas)
     without = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-047" not in {r.card for r in without.cards}
 

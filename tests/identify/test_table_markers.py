@@ -98,6 +98,9 @@ def test_height_at_follows_a_plane_and_never_extrapolates() -> None:
     # Samples on one line tell no plane: their median.
     line = np.array([[0, 0, 80], [10, 10, 90], [20, 20, 130]], np.float64)
     assert quads.height_at(line, np.array([0.0, 100.0])) == 90.0
+    points = np.array([[640.0, 350.0], [640.0, -2000.0], [10.0, 700.0]])
+    each = [quads.height_at(samples, p) for p in points]
+    assert quads.heights_at(samples, points).tolist() == each
 
 
 def test_card_height_from_a_markers_size() -> None:

@@ -947,13 +947,18 @@ def _by_verification(
     # specks): not worth a window (on the tables the thresholds were set on, every outline
     # verification named was within 0.65-1.7 of that size). The size where the outline lies:
     # a far card of a tilted camera is half the area of the near ones.
-    sizes = _card_sizes(chosen) if len(chosen) >= VERIFY_SIZE_MIN_CARDS else None
+    areas: dict[int, float] = {}
+    if len(chosen) >= VERIFY_SIZE_MIN_CARDS:
+        quads_of = {m.outline: m.quad for m in best.values() if m.quad is not None}
+        at = np.array([q.mean(axis=0) for q in quads_of.values()]).reshape(-1, 2)
+        expected = _card_areas_at(_card_sizes(chosen), at).tolist()
+        areas = dict(zip(quads_of, expected, strict=True))
     tried: list[NDArray[np.float64]] = []
     for m in sorted(best.values(), key=lambda m: -m.cosine):
         if m.cosine < VERIFY_MIN_COSINE or m.quad is None:
             continue
-        if sizes is not None:
-            ratio = _area(m.quad) / max(_card_area_at(sizes, m.quad.mean(axis=0)), 1.0)
+        if m.outline in areas:
+            ratio = _area(m.quad) / max(areas[m.outline], 1.0)
             if not VERIFY_SIZE_RANGE[0] <= ratio <= VERIFY_SIZE_RANGE[1]:
                 continue
         if _overlaps_any(m.quad, [c.corners for c in (*chosen, *out)], 0.4):
@@ -991,9 +996,14 @@ def _card_area_at(sizes: NDArray[np.float64], at: NDArray[np.float64]) -> float:
     :func:`_card_sizes`): with :data:`quads.PLANE_SAMPLES` of them or more, the plane
     through their sizes (:func:`quads.height_at`: the size falls off across a tilted table,
     kept within the sizes seen), else their median area."""
+    return float(_card_areas_at(sizes, np.asarray(at, np.float64).reshape(1, 2))[0])
+
+
+def _card_areas_at(sizes: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`_card_area_at` at each of (n, 2) ``points`` (one plane fitted)."""
     if len(sizes) >= quads.PLANE_SAMPLES:
-        return quads.height_at(sizes, at) ** 2
-    return float(np.median(sizes[:, 2] ** 2))
+        return quads.heights_at(sizes, points) ** 2
+    return np.full(len(points), float(np.median(sizes[:, 2] ** 2)))
 
 
 def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidate:

@@ -930,12 +930,17 @@ def height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
     height), k >= 3: the least-squares plane through them (a card's size in the image falls
     off about linearly across a tilted table), kept within the samples' range (no
     extrapolation beyond the sizes seen)."""
+    return float(heights_at(samples, np.asarray(at, np.float64).reshape(1, 2))[0])
+
+
+def heights_at(samples: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`height_at` at each of (n, 2) ``points``, the plane fitted once."""
     a = np.concatenate([samples[:, :2], np.ones((len(samples), 1))], axis=1)
     coef, _, rank, _ = np.linalg.lstsq(a, samples[:, 2], rcond=None)
     if rank < 3:
-        return float(np.median(samples[:, 2]))
-    h = float(coef[0] * at[0] + coef[1] * at[1] + coef[2])
-    return float(np.clip(h, samples[:, 2].min(), samples[:, 2].max()))
+        return np.full(len(points), float(np.median(samples[:, 2])))
+    h = points[:, 0] * coef[0] + points[:, 1] * coef[1] + coef[2]
+    return np.asarray(np.clip(h, samples[:, 2].min(), samples[:, 2].max()), np.float64)
 
 
 def _round_not_card(
