@@ -504,10 +504,10 @@ def test_an_outline_is_sized_against_the_cards_named_where_it_lies(
 def test_a_cards_area_where_it_lies_follows_the_plane_of_the_named_cards() -> None:
     # Cards 60 px (area 3600) at the top of the frame, 100 px (10000) at the bottom.
     sizes = np.array([[100.0, 100.0, 60.0], [900.0, 100.0, 60.0], [500.0, 600.0, 100.0]])
-    assert identify._card_area_at(sizes, np.array([500.0, 100.0])) == pytest.approx(3600.0)
-    assert identify._card_area_at(sizes, np.array([500.0, 350.0])) == pytest.approx(6400.0)
-    assert identify._card_area_at(sizes, np.array([500.0, -500.0])) == pytest.approx(3600.0)
-    assert identify._card_area_at(sizes[:2], np.array([500.0, 600.0])) == pytest.approx(3600.0)
+    points = np.array([[500.0, 100.0], [500.0, 350.0], [500.0, -500.0]])
+    assert identify._card_areas_at(sizes, points) == pytest.approx([3600.0, 6400.0, 3600.0])
+    # Two cards tell no plane: their median area.
+    assert identify._card_areas_at(sizes[:2], points[:1]) == pytest.approx([3600.0])
 
 
 def test_a_leftover_is_tried_at_a_cards_height_where_it_lies(

@@ -171,7 +171,7 @@ ON_BACK = 0.5
 SAME_PLACE = 0.9
 #: Outlines are verified only when their area is within this range of a card's area where
 #: they lie, from the cards already named by appearance (when there are at least
-#: VERIFY_SIZE_MIN_CARDS of them; :func:`_card_area_at`: the plane through their sizes from 3,
+#: VERIFY_SIZE_MIN_CARDS of them; :func:`_card_areas_at`: the plane through their sizes from 3,
 #: else their median area). Against the median, a far card of a tilted camera (half the near
 #: cards' area) was not verified: seed 2 +1 card, the Pic Flip scenes +1, 0 wrong.
 VERIFY_SIZE_RANGE = (0.55, 1.9)
@@ -991,16 +991,11 @@ def _card_sizes(chosen: Sequence[_Candidate]) -> NDArray[np.float64]:
     return np.array([[*c.corners.mean(axis=0), np.sqrt(_area(c.corners))] for c in chosen])
 
 
-def _card_area_at(sizes: NDArray[np.float64], at: NDArray[np.float64]) -> float:
-    """A card's area (px) at frame point ``at`` (2,), from the cards named (``sizes``:
-    :func:`_card_sizes`): with :data:`quads.PLANE_SAMPLES` of them or more, the plane
-    through their sizes (:func:`quads.height_at`: the size falls off across a tilted table,
-    kept within the sizes seen), else their median area."""
-    return float(_card_areas_at(sizes, np.asarray(at, np.float64).reshape(1, 2))[0])
-
-
 def _card_areas_at(sizes: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
-    """:func:`_card_area_at` at each of (n, 2) ``points`` (one plane fitted)."""
+    """A card's area (px) at each of (n, 2) frame ``points``, from the cards named (``sizes``:
+    :func:`_card_sizes`): with :data:`quads.PLANE_SAMPLES` of them or more, the plane
+    through their sizes, fitted once (:func:`quads.heights_at`: the size falls off across a
+    tilted table, kept within the sizes seen), else their median area."""
     if len(sizes) >= quads.PLANE_SAMPLES:
         return quads.heights_at(sizes, points) ** 2
     return np.full(len(points), float(np.median(sizes[:, 2] ** 2)))
@@ -1177,9 +1172,9 @@ def _by_leftovers(
         if not named:
             break  # (no card's size to look for)
         before = len(out)
-        for sizes in _leftover_windows(regions, named, backs, squares, deck.aspect):
+        for variants in _leftover_windows(regions, named, backs, squares, deck.aspect):
             around = [*named, *(c.corners for c in out[before:])]
-            for window in sizes:
+            for window in variants:
                 found = _leftover_fit(bgr, grey, window, deck, used, around, squares)
                 if found is not None:
                     used.add(found.card)
@@ -1270,6 +1265,7 @@ def _leftover_windows(
     )
     card_area = float(np.median([_area(q) for q in named]))
     heights = np.array([[*q.mean(axis=0), _long_side(q)] for q in named])
+    median = float(np.median(heights[:, 2]))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
     area = stats[1:, cv2.CC_STAT_AREA] * factor**2
     sized = (area >= LEFTOVER_AREA[0] * card_area) & (area <= LEFTOVER_AREA[1] * card_area)
@@ -1278,7 +1274,6 @@ def _leftover_windows(
     for label in largest[:LEFTOVER_WINDOWS]:
         points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
         rect = cv2.minAreaRect(points)
-        median = float(np.median(heights[:, 2]))
         here = _card_height_at(heights, rect, factor)
         sizes = [median] if abs(here / median - 1) <= LEFTOVER_OTHER_HEIGHT else [median, here]
         windows.append([_card_window(rect, factor, h, aspect) for h in sizes])
