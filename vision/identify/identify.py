@@ -995,7 +995,9 @@ def _card_areas_at(sizes: NDArray[np.float64], points: NDArray[np.float64]) -> N
     """A card's area (px) at each of (n, 2) frame ``points``, from the cards named (``sizes``:
     :func:`_card_sizes`): with :data:`quads.PLANE_SAMPLES` of them or more, the plane
     through their sizes, fitted once (:func:`quads.heights_at`: the size falls off across a
-    tilted table, kept within the sizes seen), else their median area."""
+    tilted table, kept within the sizes seen), else their median area (the median of the
+    areas, as verification sized outlines before the plane: not the square of the median
+    size that :func:`quads.heights_at` would give two cards)."""
     if len(sizes) >= quads.PLANE_SAMPLES:
         return quads.heights_at(sizes, points) ** 2
     return np.full(len(points), float(np.median(sizes[:, 2] ** 2)))
@@ -1249,8 +1251,8 @@ def _leftover_windows(
     border; for each of the :data:`LEFTOVER_WINDOWS` largest parts left of
     :data:`LEFTOVER_AREA` of the named cards' median area (largest first), a window of their
     median height and the cards' ``aspect``, then, when a card's height where the part lies
-    (:func:`_card_height_at`) is more than :data:`LEFTOVER_OTHER_HEIGHT` away from it, a
-    window of that height."""
+    (:func:`quads.height_at`: the plane through the named cards' heights) is more than
+    :data:`LEFTOVER_OTHER_HEIGHT` away from it, a window of that height."""
     mask, factor = regions
     cover = np.zeros_like(mask)
     for q in [
@@ -1274,24 +1276,10 @@ def _leftover_windows(
     for label in largest[:LEFTOVER_WINDOWS]:
         points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
         rect = cv2.minAreaRect(points)
-        here = _card_height_at(heights, rect, factor)
+        here = quads.height_at(heights, (np.asarray(rect[0], np.float64) + 0.5) * factor - 0.5)
         sizes = [median] if abs(here / median - 1) <= LEFTOVER_OTHER_HEIGHT else [median, here]
         windows.append([_card_window(rect, factor, h, aspect) for h in sizes])
     return windows
-
-
-def _card_height_at(
-    heights: NDArray[np.float64],
-    rect: tuple[Sequence[float], Sequence[float], float],
-    factor: float,
-) -> float:
-    """A card's height (px) at the centre of a :func:`cv2.minAreaRect` of mask pixels
-    (``factor`` mask -> frame pixels), from the (k, 3) centres and heights of the cards named:
-    with :data:`quads.PLANE_SAMPLES` of them or more, the plane through them
-    (:func:`quads.height_at`), else their median."""
-    if len(heights) < quads.PLANE_SAMPLES:
-        return float(np.median(heights[:, 2]))
-    return quads.height_at(heights, (np.asarray(rect[0], np.float64) + 0.5) * factor - 0.5)
 
 
 def _looks_like(

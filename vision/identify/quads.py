@@ -832,7 +832,7 @@ def find_outlines(
         kept_sources: list[str] = []
         for box, area in clusters:
             size = sizes[0]
-            if len(samples) >= PLANE_SAMPLES:
+            if len(samples):
                 size = height_at(samples, np.array([box[0] + box[2], box[1] + box[3]]) / 2)
             hint = size if known else None
             card_area = size**2 * aspect
@@ -927,9 +927,10 @@ PLANE_SAMPLES = 3
 
 def height_at(samples: NDArray[np.float64], at: NDArray[np.float64]) -> float:
     """The card's height (px) at point ``at`` (2,) of the frame from (k, 3) samples (x, y,
-    height), k >= 3: the least-squares plane through them (a card's size in the image falls
+    height), k >= 1: the least-squares plane through them (a card's size in the image falls
     off about linearly across a tilted table), kept within the samples' range (no
-    extrapolation beyond the sizes seen)."""
+    extrapolation beyond the sizes seen); their median when they tell no plane (fewer than
+    :data:`PLANE_SAMPLES`, or on one line)."""
     return float(heights_at(samples, np.asarray(at, np.float64).reshape(1, 2))[0])
 
 
