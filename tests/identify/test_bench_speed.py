@@ -1,5 +1,6 @@
 """The identification speed benchmark keeps each frame's fastest read (a noisy machine's
-slow reads do not decide the bar) and reports single reads beside it."""
+slow reads do not decide the bar) and reports single reads beside it; the stage breakdown
+splits a frame's time by step."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.identify.bench import bench_speed
+from vision.identify.bench import bench_speed, bench_stages, stages_markdown
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +30,21 @@ def test_speed_with_one_read_is_the_single_read(frames_cache: Path) -> None:
     r = bench_speed("codes", n_frames=2, cache_dir=frames_cache, repeats=1)
     assert r["repeats"] == 1
     assert r["cpu_ms"] == r["cpu_ms_single"]
+
+
+def test_stages_split_a_frames_time_by_step(frames_cache: Path) -> None:
+    out = bench_stages(n_frames=2, cache_dir=frames_cache)
+    assert out["frames"] == 2 and out["plain_ms"] > 0 and out["total_ms"] > 0
+    by = {s["label"].strip(): s for s in out["stages"]}
+    assert {"outlines", "search over the frame", "keypoint windows, all steps"} <= set(by)
+    for s in out["stages"]:
+        assert 0 <= s["ms"] <= out["total_ms"] and 0 <= s["share"] <= 1
+    # Every step runs once a frame; parts are within their step.
+    assert by["outlines"]["calls"] == by["silhouettes"]["calls"] == 1
+    assert by["line search"]["ms"] <= by["outlines"]["ms"]
+    assert by["ORB over the frame"]["ms"] <= by["search over the frame"]["ms"]
+    windows = by["keypoint windows, all steps"]
+    assert windows["calls"] > 0
+    assert sum(windows["by_caller"].values()) == pytest.approx(windows["ms"], rel=1e-6)
+    table = stages_markdown(out)
+    assert table.count("\n|") >= len(out["stages"]) + 1 and "ORB over the frame" in table

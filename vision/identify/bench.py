@@ -19,6 +19,9 @@ one thread (OpenCV and numpy's BLAS: :func:`vision.identify.threads.single_threa
 frame read several times: median and 95th percentile over the frames of each frame's fastest
 read, thread CPU time (the figure to compare on a busy machine) and wall time.
 
+``bench_stages(n_frames, seed, deck)``: where that time goes, step by step (the profiler's
+cumulative CPU time of each step's function over the speed frames, and its share).
+
 ``report(profile)``: every figure of issue 5 for ``pictable bench --tasks reader-identify``
 (profile ``quick`` or ``full``), as a summary and a Markdown section.
 
@@ -329,6 +332,115 @@ def bench_speed(
     }
 
 
+# ---- where a frame's time goes ---------------------------------------------------------------
+
+
+def _stage_functions() -> list[tuple[str, Callable[..., Any]]]:
+    """The steps of reading a frame by pictures, as (label, function): a label indented by
+    two spaces is part of the step above it."""
+    from vision.identify import identify, local, quads
+
+    return [
+        ("gradients", quads.Gradients.__init__),
+        ("the table's markers", identify.table_markers),
+        ("silhouettes", quads.silhouettes),
+        ("outlines", quads.find_outlines),
+        ("  line search", quads.rectangles_from_lines),
+        ("  refinement", quads.refine_quads),
+        ("matching outlines by appearance", identify.match_outlines),
+        ("search over the frame", identify._by_frame_search),
+        ("  ORB over the frame", local.frame_table_keypoints),
+        ("  placing cards", local.place_cards),
+        ("verification of undecided outlines", identify._by_verification),
+        ("what the named cards leave", identify._by_leftovers),
+        ("keypoint windows, all steps", identify.verify_outline),
+    ]
+
+
+def bench_stages(
+    n_frames: int = 30,
+    seed: int = 7,
+    deck: ReferenceDeck | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Where the time of reading a speed frame by pictures goes: the frames of
+    :func:`bench_speed` read once (warm-up), then once under Python's profiler, one thread.
+    Returns ``frames``, ``plain_ms`` (median CPU ms of one read a frame without the
+    profiler), ``total_ms`` (per frame, profiled), and ``stages``: for each step of
+    :func:`_stage_functions`, its ``label``, ``ms`` (CPU per frame, profiled: the profiler
+    slows Python calls, so the shares say more than the ms), ``share`` of the total and
+    ``calls`` per frame; the keypoint windows also ``by_caller`` (step -> ms per frame).
+    The steps overlap (windows are part of the searches that open them)."""
+    import cProfile
+    import pstats
+
+    single_thread()
+    if deck is None:
+        deck = open_deck(DECK_GAME)
+    read = _reader("features", deck)
+    frames = speed_frames(n_frames, seed, cache_dir)
+    for f in frames:
+        read(f)
+    plain = []
+    for f in frames:
+        t0 = time.thread_time()
+        read(f)
+        plain.append(time.thread_time() - t0)
+    profiler = cProfile.Profile(time.thread_time)
+    profiler.enable()
+    for f in frames:
+        read(f)
+    profiler.disable()
+    raw = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def key(fn: Callable[..., Any]) -> tuple[str, int, str]:
+        code = fn.__code__
+        return (code.co_filename, code.co_firstlineno, code.co_name)
+
+    n = max(len(frames), 1)
+    total = raw.get(key(identify_frame), (0, 0, 0.0, 0.0, {}))[3] * 1000 / n
+    stages = []
+    for label, fn in _stage_functions():
+        _, calls, _, cumulative, callers = raw.get(key(fn), (0, 0, 0.0, 0.0, {}))
+        row: dict[str, Any] = {
+            "label": label,
+            "ms": cumulative * 1000 / n,
+            "share": cumulative * 1000 / n / total if total else 0.0,
+            "calls": calls / n,
+        }
+        if fn.__name__ == "verify_outline":
+            row["by_caller"] = {
+                caller[2]: stat[3] * 1000 / n for caller, stat in sorted(callers.items())
+            }
+        stages.append(row)
+    return {
+        "frames": len(frames),
+        "plain_ms": float(np.median(plain) * 1000),
+        "total_ms": total,
+        "stages": stages,
+    }
+
+
+def stages_markdown(out: dict[str, Any]) -> str:
+    """A Markdown table of :func:`bench_stages`."""
+    lines = [
+        f"Reading a speed frame by pictures, {out['frames']} frames, one thread: "
+        f"{out['plain_ms']:.1f} ms a frame (median CPU, one read), {out['total_ms']:.1f} ms "
+        "under the profiler (it slows Python calls: compare the shares).",
+        "",
+        "| step | ms a frame | share | calls a frame |",
+        "|---|---|---|---|",
+    ]
+    for s in out["stages"]:
+        label = s["label"].replace("  ", "- ", 1) if s["label"].startswith("  ") else s["label"]
+        lines.append(f"| {label} | {s['ms']:.1f} | {100 * s['share']:.0f}% | {s['calls']:.1f} |")
+        for caller, ms in s.get("by_caller", {}).items():
+            lines.append(
+                f"| - opened by `{caller}` | {ms:.1f} | {100 * ms / out['total_ms']:.0f}% | |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m vision.identify.bench``: print the figures as JSON."""
     p = argparse.ArgumentParser(
@@ -336,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("what", choices=(*METHODS, "speed"))
+    p.add_argument("what", choices=(*METHODS, "speed", "stages"))
     p.add_argument("--tier", default="normal", choices=("easy", "normal", "hard"))
     p.add_argument("--scenes", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
@@ -352,7 +464,12 @@ def main(argv: list[str] | None = None) -> int:
         "--repeats", type=int, default=SPEED_REPEATS, help="speed: reads per frame (fastest kept)"
     )
     p.add_argument("--details", action="store_true", help="include every mistake and miss")
+    p.add_argument("--markdown", action="store_true", help="stages: a Markdown table, not JSON")
     args = p.parse_args(argv)
+    if args.what == "stages":
+        stages = bench_stages(args.frames, cache_dir=args.cache)
+        print(stages_markdown(stages) if args.markdown else json.dumps(stages, indent=1))
+        return 0
     if args.what == "speed":
         deck = None
         if args.method != "codes" and args.deck_cards != 120:
