@@ -120,8 +120,9 @@ class ReferenceDeck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    @property
+    @cached_property
     def ids(self) -> tuple[str, ...]:
+        """The cards' ids, in the deck's order (worked out once: read in every step)."""
         return tuple(c.id for c in self.cards)
 
     @cached_property
