@@ -36,13 +36,13 @@ def test_stages_split_a_frames_time_by_step(frames_cache: Path) -> None:
     out = bench_stages(n_frames=2, cache_dir=frames_cache)
     assert out["frames"] == 2 and out["plain_ms"] > 0 and out["total_ms"] > 0
     by = {s["label"].strip(): s for s in out["stages"]}
-    assert {"outlines", "search over the frame", "keypoint windows, all steps"} <= set(by)
+    assert {"outlines", "keypoint pass", "keypoint windows, all steps"} <= set(by)
     for s in out["stages"]:
         assert 0 <= s["ms"] <= out["total_ms"] and 0 <= s["share"] <= 1
     # Every step runs once a frame; parts are within their step.
     assert by["outlines"]["calls"] == by["silhouettes"]["calls"] == 1
     assert by["line search"]["ms"] <= by["outlines"]["ms"]
-    assert by["ORB over the frame"]["ms"] <= by["search over the frame"]["ms"]
+    assert by["ORB over the frame"]["ms"] <= by["keypoint pass"]["ms"]
     windows = by["keypoint windows, all steps"]
     assert windows["calls"] > 0
     assert sum(windows["by_caller"].values()) == pytest.approx(windows["ms"], rel=1e-6)

@@ -67,6 +67,12 @@ def _named_only_with_the_change(
     assert card not in {r.card for r in without.cards}
 
 
+def _without_places(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keypoint pass names no card by its place: what the later steps find alone (a card
+    the pass names first never reaches them)."""
+    monkeypatch.setattr(identify, "_by_places", lambda *args: [])
+
+
 def _median_areas(sizes: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The named cards' median area at every point: how outlines were sized before the plane
     through their sizes (``identify._card_areas_at``)."""
@@ -162,15 +168,19 @@ def test_frame_search_runs_when_no_outline_is_left(
     pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every outline taken by the codes (here: none found at all) leaves the cards that have
-    # no outline of their own to the search over the whole frame.
+    # no outline of their own to the keypoint pass (its places named by their pictures) and
+    # the search over the whole frame (the places left, each verified in its window).
     monkeypatch.setattr(quads, "find_outlines", lambda *a, **k: [])
     frame, truth, _ = table_scene()
-    result = identify_frame(frame, pickpic, codes=None)
-    named = {c.card: c for c in result.cards}
-    assert set(FACE_UP) <= set(named)
-    for card in FACE_UP:
-        assert named[card].evidence == ("keypoints",)
-        assert _near(named[card].corners_px, truth.card(card).corners_px)
+    for places in (True, False):
+        if not places:
+            _without_places(monkeypatch)
+        result = identify_frame(frame, pickpic, codes=None)
+        named = {c.card: c for c in result.cards}
+        assert set(FACE_UP) <= set(named)
+        for card in FACE_UP:
+            assert named[card].evidence == (("picture",) if places else ()) + ("keypoints",)
+            assert _near(named[card].corners_px, truth.card(card).corners_px)
 
 
 def test_frame_search_skips_cards_already_named(pickpic: ReferenceDeck) -> None:
@@ -468,6 +478,8 @@ def test_a_leftovers_weak_fit_is_fitted_again_round_the_card_it_puts(
     # the card by 21.
     frame, truth = make_scene("features", "normal", scene_seed(2, 180))
     _named_at_its_place(frame, truth, pickpic, "pickpic-116")
+    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
+    _named_at_its_place(frame, truth, pickpic, "pickpic-116")
     monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", 10**6)
     without = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-116" not in {r.card for r in without.cards}
@@ -480,6 +492,9 @@ def test_a_leftovers_fit_again_needs_a_strong_fit(
     # a wood-like picture, fitted 11 inliers on the table's planks beside a Pic Flip card, 15
     # once re-centred, its picture agreeing there. No Pick Pic card lies there.
     frame, truth = make_scene("unknown", "normal", scene_seed(1, 13))
+    found = identify_frame(frame, pickpic, codes=None)
+    assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
+    _without_places(monkeypatch)  # (the leftovers the keypoint pass leaves are other ones)
     found = identify_frame(frame, pickpic, codes=None)
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
     monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", identify.VERIFY_MIN_INLIERS)
@@ -495,6 +510,8 @@ def test_an_outline_is_sized_against_the_cards_named_where_it_lies(
     # its outline was too small to verify; against the plane through the named cards' sizes
     # it is a card there.
     frame, truth = make_scene("features", "normal", scene_seed(2, 190))
+    _named_at_its_place(frame, truth, pickpic, "pickpic-047")
+    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
     _named_at_its_place(frame, truth, pickpic, "pickpic-047")
     monkeypatch.setattr(identify, "_card_areas_at", _median_areas)
     without = identify_frame(frame, pickpic, codes=None)
@@ -518,6 +535,8 @@ def test_a_leftover_is_tried_at_a_cards_height_where_it_lies(
     # The leftover's window of the median height fits nothing; one of the height the named
     # cards give there fits it by 21 inliers.
     frame, truth = make_scene("features", "normal", scene_seed(0, 265))
+    _named_at_its_place(frame, truth, pickpic, "pickpic-102")
+    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
     _named_at_its_place(frame, truth, pickpic, "pickpic-102")
     monkeypatch.setattr(identify, "LEFTOVER_OTHER_HEIGHT", float("inf"))
     without = identify_frame(frame, pickpic, codes=None)
@@ -558,6 +577,7 @@ def test_a_card_retrieved_second_is_fitted(
     # (A tile of the sleeve now outlines the card too: without tiles, the second card
     # retrieved is what names it.)
     monkeypatch.setattr(quads, "_TILED_FROM", float("inf"))
+    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
     _named_only_with_the_change(
         pickpic, 149, "pickpic-032", lambda: monkeypatch.setattr(local, "RETRIEVE_CARDS", 1)
     )

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -110,6 +110,17 @@ VERIFY_MIN_SPREAD = 0.025
 #: this share of the deck's distinct cells (``Thresholds.agree``'s value: on seed 0 the one
 #: card not in the deck so named agreed 0.18, the right ones 0.63 and more).
 RETRIEVED_MIN_AGREE = 0.35
+#: A place's corners by a homography through its inliers (at least PLACE_HOMOGRAPHY_MIN_POINTS,
+#: RANSAC threshold PLACE_HOMOGRAPHY_PX frame px) when it is within PLACE_HOMOGRAPHY_MOVE of
+#: the card's side of the similarity's corners (:func:`_place_corners`).
+PLACE_HOMOGRAPHY_MIN_POINTS = 8
+PLACE_SNAP_PX = 4.0
+PLACE_SNAP_ITERATIONS = 2
+PLACE_FIT_MIN_INLIERS = 10
+PLACE_FIT_PX = 3.0
+PLACE_FIT_MOVE = 0.15
+PLACE_HOMOGRAPHY_PX = 3.0
+PLACE_HOMOGRAPHY_MOVE = 0.2
 #: A fit with fewer than VERIFY_MIN_INLIERS inliers but at least this many (a small card has
 #: few keypoints) names its card when its picture agrees too, where the fit puts it, over
 #: this share of the distinct cells (everything else as for a fit: lead, spread, shape). On
@@ -499,12 +510,23 @@ def _by_pictures(
     t: Thresholds,
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
     regions = quads.silhouettes(grey)
-    outlines, markers = card_outlines(grey, deck, grads, height, regions)
-    outlines = [o for o in outlines if not _overlaps_any(o.corners_px, taken, 0.4)]
+    found_markers = table_markers(grey)
+    markers = found_markers[0]
+    # The keypoint pass first: the cards its places name need no outline of their own (a
+    # small deck's cards are each searched over the whole frame later, for precise corners).
+    frame_pass = _frame_pass(grey, deck)
+    backs = _backs_placed(bgr, deck, frame_pass, taken)
+    chosen = []
+    if len(deck) > GLOBAL_SEARCH_MAX_CARDS:
+        chosen = _by_places(bgr, grads, deck, frame_pass, taken, t)
+    named = [*taken, *(c.corners for c in chosen)]
+    outlines, _ = card_outlines(
+        grey, deck, grads, height, regions, found_markers, [c.corners for c in chosen]
+    )
+    outlines = [o for o in outlines if not _overlaps_any(o.corners_px, named, 0.4)]
     # No outline left is no reason to stop: the search over the whole frame finds cards that
     # have none of their own.
     matches = match_outlines(bgr, outlines, deck) if outlines else []
-    chosen: list[_Candidate] = []
     used: set[int] = set()
     for m in sorted(matches, key=lambda m: -m.probability):
         if m.probability < t.accept:
@@ -541,8 +563,7 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
-    backs: list[NDArray[np.float64]] = []
-    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs))
+    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs, frame_pass))
     # Outlines that look like the deck's back are cards face down too (the outlines found on
     # their pattern are not cards to verify).
     backs += [m.quad for m in matches if m.quad is not None and _looks_face_down(m)]
@@ -571,19 +592,45 @@ def card_outlines(
     grads: quads.Gradients | None = None,
     height: float | None = None,
     regions: tuple[NDArray[np.uint8], float] | None = None,
+    markers: tuple[NDArray[np.float64], NDArray[np.intp]] | None = None,
+    cards: Sequence[NDArray[np.float64]] = (),
 ) -> tuple[list[quads.Outline], NDArray[np.float64]]:
     """The card outlines of a grey frame for ``deck``'s pictures
     (:func:`vision.identify.quads.find_outlines`, told where the table's markers are and the
     card's size there) and the (k, 4, 2) markers (:func:`table_markers`). ``grads``: the
     frame's :class:`~vision.identify.quads.Gradients` when already made; ``height``: the
     card's height (px) when known; ``regions``: the frame's
-    :func:`~vision.identify.quads.silhouettes` when already made."""
-    markers, ids = table_markers(grey)
+    :func:`~vision.identify.quads.silhouettes` when already made; ``markers``: what
+    :func:`table_markers` gave, when already read; ``cards``: (4, 2) corners of cards already
+    named, taken out of the silhouettes (their outlines are not looked for again) and
+    telling the card's size where they lie."""
+    found, ids = markers if markers is not None else table_markers(grey)
+    heights_at = _card_heights_at(found, ids, deck)
+    if len(cards):
+        regions = _less_cards(regions if regions is not None else quads.silhouettes(grey), cards)
+        rows = np.array([[*q.mean(axis=0), _long_side(q)] for q in cards], np.float64)
+        heights_at = rows if heights_at is None else np.concatenate([heights_at, rows])
     outlines = quads.find_outlines(
-        grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=markers,
-        heights_at=_card_heights_at(markers, ids, deck), regions=regions,
+        grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=found,
+        heights_at=heights_at, regions=regions,
     )  # fmt: skip
-    return outlines, markers
+    return outlines, found
+
+
+def _less_cards(
+    regions: tuple[NDArray[np.uint8], float], cards: Sequence[NDArray[np.float64]]
+) -> tuple[NDArray[np.uint8], float]:
+    """The silhouettes ``regions`` (:func:`~vision.identify.quads.silhouettes`) less the
+    (4, 2) places of ``cards`` (grown by a pixel of the mask), opened as the silhouettes are:
+    what a cluster leaves once its cards named are taken out."""
+    mask, factor = regions
+    cover = np.zeros_like(mask)
+    for q in cards:
+        cv2.fillConvexPoly(cover, np.round((q + 0.5) / factor - 0.5).astype(np.int32), 255)
+    grown = cv2.dilate(cover, np.ones((3, 3), np.uint8))
+    left = cv2.bitwise_and(mask, cv2.bitwise_not(grown))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+    return np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, square), np.uint8), factor
 
 
 def table_markers(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
@@ -1093,6 +1140,162 @@ def _fit_accepted(
     return not _overlaps_any(found.corners, named, 0.4)
 
 
+@dataclass(frozen=True, eq=False)
+class FramePass:
+    """The keypoint pass over a whole frame (:func:`_frame_pass`): its ORB ``keypoints``
+    (:func:`vision.identify.local.frame_table_keypoints`, nothing masked) and the cards they
+    place (:func:`vision.identify.local.place_cards`, most inliers first)."""
+
+    keypoints: local.Keypoints
+    places: list[local.Placement]
+
+
+def _frame_pass(grey: NDArray[np.uint8], deck: ReferenceDeck) -> FramePass:
+    """The keypoints of the whole grey frame and the cards of ``deck`` (its back included,
+    when known) they place."""
+    keypoints = local.frame_table_keypoints(grey)
+    places = local.place_cards(deck.frame_index, keypoints, many=deck.frame_back)
+    return FramePass(keypoints, places)
+
+
+def _place_corners(p: local.Placement) -> NDArray[np.float64]:
+    """(4, 2) the portrait face's corners of a place: by a homography through its inliers
+    (RANSAC, :data:`PLACE_HOMOGRAPHY_PX`) when that is a plausible quadrilateral within
+    :data:`PLACE_HOMOGRAPHY_MOVE` of the card's side of the place's similarity, else the
+    similarity's (a place's votes often cover part of the card only)."""
+    if len(p.points) < PLACE_HOMOGRAPHY_MIN_POINTS:
+        return p.corners
+    h, _ = cv2.findHomography(p.reference, p.points, cv2.RANSAC, PLACE_HOMOGRAPHY_PX)
+    if h is None:
+        return p.corners
+    w, ht = local.VERIFY_CARD_WH
+    face = np.array([[0, 0], [w, 0], [w, ht], [0, ht]], np.float64).reshape(-1, 1, 2) - 0.5
+    corners = np.asarray(cv2.perspectiveTransform(face, h), np.float64).reshape(4, 2)
+    side = np.sqrt(_area(p.corners))
+    if local.plausible_quad(corners) and np.abs(corners - p.corners).max() < (
+        PLACE_HOMOGRAPHY_MOVE * side
+    ):
+        return corners
+    return p.corners
+
+
+def _by_places(
+    bgr: NDArray[np.uint8],
+    grads: quads.Gradients,
+    deck: ReferenceDeck,
+    frame_pass: FramePass,
+    taken: Sequence[NDArray[np.float64]],
+    t: Thresholds,
+) -> list[_Candidate]:
+    """The cards the keypoint pass names before any outline is looked for. Each place
+    (most inliers first; none on a card named by its codes, ``taken``) is snapped to the
+    card's edges and matched by appearance as an outline is: named when its likest card, at
+    probability ``t.accept``, is the card placed (another card, or an unsure match: left to
+    the outlines and the search after them). Each card id and place once."""
+    ids = deck.ids
+    back = deck.frame_back
+    places = [
+        p for p in frame_pass.places if p.card != back and not _overlaps_any(p.corners, taken, 0.4)
+    ]
+    if not places:
+        return []
+    corners = np.stack([_place_corners(p) for p in places])
+    gx, gy = grads
+    snapped, support = quads.refine_quads(
+        gx, gy, corners, radius=PLACE_SNAP_PX, iterations=PLACE_SNAP_ITERATIONS
+    )
+    outlines = [
+        quads.Outline(q.astype(np.float32), s.astype(np.float32), "place")
+        for q, s in zip(snapped, support, strict=True)
+    ]
+    likest: dict[int, PictureMatch] = {}
+    for m in match_outlines(bgr, outlines, deck):
+        if m.outline not in likest or m.probability > likest[m.outline].probability:
+            likest[m.outline] = m
+    chosen: list[_Candidate] = []
+    for i, p in enumerate(places):
+        match = likest.get(i)
+        if match is None or match.probability < t.accept or match.card != ids[p.card]:
+            continue
+        m = match
+        if any(c.card == m.card for c in chosen):
+            continue
+        if _overlaps_any(m.corners, [*taken, *(c.corners for c in chosen)], 0.4):
+            continue
+        evidence = ("picture", "keypoints")
+        found = _place_fit(frame_pass.keypoints, deck, p.card, m.corners)
+        chosen.append(_Candidate(m.card, found, m.probability, "features", "front", evidence))
+    if chosen:
+        # The fit's corners snapped to the card's edges (keypoints lie a pixel or two off).
+        fitted = np.stack([c.corners for c in chosen])
+        edges, _ = quads.refine_quads(gx, gy, fitted, radius=PLACE_SNAP_PX)
+        chosen = [replace(c, corners=q) for c, q in zip(chosen, edges, strict=True)]
+    return chosen
+
+
+def _backs_placed(
+    bgr: NDArray[np.uint8],
+    deck: ReferenceDeck,
+    frame_pass: FramePass,
+    named: Sequence[NDArray[np.float64]],
+) -> list[NDArray[np.float64]]:
+    """The (4, 2) places of cards face down: where the keypoint pass places the deck's back
+    (when it is known), away from the cards ``named``, and it looks like the back there."""
+    face_down = [
+        p.corners
+        for p in frame_pass.places
+        if p.card == deck.frame_back and not _overlaps_any(p.corners, named, 0.4)
+    ]
+    return _backs_seen(bgr, face_down, deck) if face_down else []
+
+
+def _in_quad(points: NDArray[np.floating], quad: NDArray[np.floating]) -> NDArray[np.bool_]:
+    """(n,) whether each of (n, 2) ``points`` lies in the convex (4, 2) ``quad`` (either
+    winding; on a side counts as in)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    side = q[[1, 2, 3, 0]] - q  # (4, 2)
+    rel = pts[:, None, :] - q[None]  # (n, 4, 2)
+    cross = side[None, :, 0] * rel[..., 1] - side[None, :, 1] * rel[..., 0]
+    return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
+
+
+def _place_fit(
+    keypoints: local.Keypoints, deck: ReferenceDeck, card: int, corners: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """The corners (4, 2, as printed) of card ``card`` named at a place with ``corners`` (as
+    printed), from a homography (RHO, :data:`PLACE_FIT_PX`) through the frame's
+    ``keypoints`` round those corners matched to the card's
+    (:meth:`ReferenceDeck.search_keypoints`, ratio test): the keypoints of the whole card,
+    not only those the place gathered; ``corners`` when the fit has under
+    :data:`PLACE_FIT_MIN_INLIERS` inliers or moves a corner more than
+    :data:`PLACE_FIT_MOVE` of the card's side."""
+    centre = corners.mean(axis=0)
+    grown = centre + (1 + 2 * local.VERIFY_GROW) * (corners - centre)
+    lo, hi = grown.min(axis=0), grown.max(axis=0)
+    near = np.flatnonzero(((keypoints.xy >= lo) & (keypoints.xy <= hi)).all(axis=1))
+    inside = near[_in_quad(keypoints.xy[near], grown)]
+    if len(inside) < PLACE_FIT_MIN_INLIERS:
+        return corners
+    window = local.Keypoints(keypoints.xy[inside], keypoints.desc[inside])
+    reference = deck.search_keypoints(card)
+    ri, fi = local.ratio_matches(reference, window)
+    if len(ri) < PLACE_FIT_MIN_INLIERS:
+        return corners
+    h, mask = cv2.findHomography(reference.xy[ri], window.xy[fi], cv2.RHO, PLACE_FIT_PX)
+    if h is None or mask is None or int(mask.sum()) < PLACE_FIT_MIN_INLIERS:
+        return corners
+    w, ht = local.VERIFY_CARD_WH
+    face = np.array([[0, 0], [w, 0], [w, ht], [0, ht]], np.float64).reshape(-1, 1, 2) - 0.5
+    fitted = np.asarray(cv2.perspectiveTransform(face, h), np.float64).reshape(4, 2)
+    if deck.cards[card].turned:
+        fitted = np.roll(fitted, -1, axis=0)  # portrait order -> the landscape face's
+    side = np.sqrt(_area(corners))
+    if not local.plausible_quad(fitted) or np.abs(fitted - corners).max() > PLACE_FIT_MOVE * side:
+        return corners
+    return fitted
+
+
 def _by_frame_search(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
@@ -1101,30 +1304,36 @@ def _by_frame_search(
     taken: Sequence[NDArray[np.float64]] = (),
     squares: NDArray[np.float64] | None = None,
     backs: list[NDArray[np.float64]] | None = None,
+    frame_pass: FramePass | None = None,
 ) -> list[_Candidate]:
     """Cards found by the keypoints of the whole frame outside the cards already named
     (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes; ``squares``
-    (k, 4, 2) the table's markers, for its perspective; the (4, 2) places of cards lying
-    face down, where the deck's back is known and placed, are added to ``backs``): each card
-    the frame's keypoints place (:func:`local.place_cards`) is verified in the window round
-    that place as an undecided outline is (against the cards its appearance there shortlists
-    too), and its picture must agree where the fit puts it (:data:`RETRIEVED_MIN_AGREE`).
-    Finds cards that have no outline of their own."""
+    (k, 4, 2) the table's markers, for its perspective): each card the keypoint pass
+    (``frame_pass``; made here when not given, and then the (4, 2) places of cards lying
+    face down, where the deck's back is known and placed, are added to ``backs``) places
+    away from them, by at least :data:`local.FRAME_SEARCH_MIN_INLIERS` inliers outside them,
+    is verified in the window round that place as an undecided outline is (against the cards
+    its appearance there shortlists too), and its picture must agree where the fit puts it
+    (:data:`RETRIEVED_MIN_AGREE`). Finds cards that have no outline of their own."""
     ids = deck.ids
     used = {i for i, c in enumerate(ids) if any(r.card == c for r in chosen)}
     named = [c.corners for c in chosen] + list(taken)
-    mask = np.full(grey.shape, 255, np.uint8)
-    for corners in named:
-        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
-    frame_kp = local.frame_table_keypoints(grey, mask)
     back = deck.frame_back
-    placed = local.place_cards(deck.frame_index, frame_kp, used, back)
-    placed = [p for p in placed if not _overlaps_any(p.corners, named, 0.4)]
-    if back is not None:
-        face_down = [p.corners for p in placed if p.card == back]
-        if backs is not None and face_down:
-            backs.extend(_backs_seen(bgr, face_down, deck))
-        placed = [p for p in placed if p.card != back]
+    if frame_pass is None:
+        frame_pass = _frame_pass(grey, deck)
+        if backs is not None:
+            backs.extend(_backs_placed(bgr, deck, frame_pass, named))
+    mask = np.zeros(grey.shape, np.uint8)
+    for corners in named:
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+    placed = [
+        p
+        for p in frame_pass.places
+        if p.card not in used
+        and p.card != back
+        and not _overlaps_any(p.corners, named, 0.4)
+        and _outside(p.points, mask) >= local.FRAME_SEARCH_MIN_INLIERS
+    ]
     if not placed:
         return []
     shortlists = _shortlists(bgr, np.stack([p.corners for p in placed]), deck)
@@ -1141,6 +1350,17 @@ def _by_frame_search(
         used.add(found.card)
         out.append(_verified_candidate(found, ids))
     return out
+
+
+def _outside(points: NDArray[np.float32], mask: NDArray[np.uint8]) -> int:
+    """How many of (n, 2) frame ``points`` lie where (H, W) uint8 ``mask`` is 0 (points off
+    the frame count as outside)."""
+    h, w = mask.shape
+    xy = np.round(points).astype(np.intp).reshape(-1, 2)
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    hit = np.zeros(len(xy), bool)
+    hit[inside] = mask[xy[inside, 1], xy[inside, 0]] > 0
+    return int((~hit).sum())
 
 
 def _by_leftovers(
