@@ -116,3 +116,23 @@ def test_in_quad() -> None:
     points = np.array([[5, 5], [10, 10], [11, 5], [-1, 0], [5, 21]], np.float64)
     assert _in_quad(points, quad).tolist() == [True, True, False, False, False]
     assert _in_quad(points, quad[::-1]).tolist() == [True, True, False, False, False]
+
+
+def test_cards_face_down_are_placed_by_the_pass_and_outlined_no_more(
+    pickpic: ReferenceDeck,
+) -> None:
+    frame, truth, _ = table_scene()
+    grey = _grey(frame)
+    backs = identify._backs_placed(frame, pickpic, _frame_pass(grey, pickpic), [])
+    down = [t for t in truth.cards if t.face == "back"]
+    assert len(down) == 2
+    for t in down:
+        centre = t.corners_px.mean(axis=0)
+        assert any(np.linalg.norm(b.mean(axis=0) - centre) < 10 for b in backs), t.card_id
+    outlines, _ = card_outlines(grey, pickpic, cards=backs)
+    assert not any(identify._overlaps_any(o.corners_px, backs, 0.5) for o in outlines)
+    # Still reported: card-shaped, matching nothing.
+    result = identify_frame(frame, pickpic, codes=None)
+    for t in down:
+        centre = t.corners_px.mean(axis=0)
+        assert any(np.linalg.norm(u.center_px - centre) < 10 for u in result.unknown)

@@ -520,8 +520,11 @@ def _by_pictures(
     if len(deck) > GLOBAL_SEARCH_MAX_CARDS:
         chosen = _by_places(bgr, grads, deck, frame_pass, taken, t)
     named = [*taken, *(c.corners for c in chosen)]
+    # Nor do the cards face down the pass placed: their outlines (snapped to their edges) are
+    # reported unknown as the outlines that look like the back are.
+    face_down = _snapped_outlines(grads, backs)
     outlines, _ = card_outlines(
-        grey, deck, grads, height, regions, found_markers, [c.corners for c in chosen]
+        grey, deck, grads, height, regions, found_markers, [*(c.corners for c in chosen), *backs]
     )
     outlines = [o for o in outlines if not _overlaps_any(o.corners_px, named, 0.4)]
     # No outline left is no reason to stop: the search over the whole frame finds cards that
@@ -576,6 +579,13 @@ def _by_pictures(
         for i, o in enumerate(outlines)
         if i not in used
         and o.outline >= t.unknown_outline
+        and float(o.support.min()) >= 0.7
+        and not _overlaps_any(o.corners_px, [c.corners for c in chosen], 0.3)
+    ]
+    unknown += [
+        o
+        for o in face_down
+        if o.outline >= t.unknown_outline
         and float(o.support.min()) >= 0.7
         and not _overlaps_any(o.corners_px, [c.corners for c in chosen], 0.3)
     ]
@@ -1231,6 +1241,21 @@ def _by_places(
         edges, _ = quads.refine_quads(gx, gy, fitted, radius=PLACE_SNAP_PX)
         chosen = [replace(c, corners=q) for c, q in zip(chosen, edges, strict=True)]
     return chosen
+
+
+def _snapped_outlines(
+    grads: quads.Gradients, places: Sequence[NDArray[np.float64]]
+) -> list[quads.Outline]:
+    """(4, 2) ``places`` snapped to the card's edges, as outlines (with their sides'
+    support)."""
+    if not places:
+        return []
+    gx, gy = grads
+    snapped, support = quads.refine_quads(gx, gy, np.stack(places))
+    return [
+        quads.Outline(q.astype(np.float32), s.astype(np.float32), "place")
+        for q, s in zip(snapped, support, strict=True)
+    ]
 
 
 def _backs_placed(
