@@ -751,7 +751,7 @@ def _markdown(
         "missed are mostly small (under 70 px wide: too few keypoints for the search "
         "over the whole frame to gather at one place) or without an outline of their own "
         "(touching or overlapping cards merged into one region, hands): their place is "
-        "not found, while their keypoints would name most of them there (on seed 1, 5 "
+        "not found, while their keypoints would name most of them there (on seed 1, 4 "
         "of the 6 missed, given their true outline). Speed is "
         "measured on a shared 2-core machine: CPU times, not wall times, are the figures "
         "to compare.",
