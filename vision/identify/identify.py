@@ -1223,15 +1223,8 @@ def _by_places(
     ]
     if not places:
         return []
-    corners = np.stack([_place_corners(p) for p in places])
-    gx, gy = grads
-    snapped, support = quads.refine_quads(
-        gx, gy, corners, radius=PLACE_SNAP_PX, iterations=PLACE_SNAP_ITERATIONS
-    )
-    outlines = [
-        quads.Outline(q.astype(np.float32), s.astype(np.float32), "place")
-        for q, s in zip(snapped, support, strict=True)
-    ]
+    corners = [_place_corners(p) for p in places]
+    outlines = _snapped_outlines(grads, corners, PLACE_SNAP_PX, PLACE_SNAP_ITERATIONS)
     likest: dict[int, PictureMatch] = {}
     for m in match_outlines(bgr, outlines, deck):
         if m.outline not in likest or m.probability > likest[m.outline].probability:
@@ -1251,21 +1244,25 @@ def _by_places(
         chosen.append(_Candidate(m.card, found, m.probability, "features", "front", evidence))
     if chosen:
         # The fit's corners snapped to the card's edges (keypoints lie a pixel or two off).
-        fitted = np.stack([c.corners for c in chosen])
-        edges, _ = quads.refine_quads(gx, gy, fitted, radius=PLACE_SNAP_PX)
+        gx, gy = grads
+        edges, _ = quads.refine_quads(gx, gy, np.stack([c.corners for c in chosen]), PLACE_SNAP_PX)
         chosen = [replace(c, corners=q) for c, q in zip(chosen, edges, strict=True)]
     return chosen
 
 
 def _snapped_outlines(
-    grads: quads.Gradients, places: Sequence[NDArray[np.float64]]
+    grads: quads.Gradients,
+    places: Sequence[NDArray[np.float64]],
+    radius: float = 4.0,
+    iterations: int = 2,
 ) -> list[quads.Outline]:
-    """(4, 2) ``places`` snapped to the card's edges, as outlines (with their sides'
-    support)."""
+    """(4, 2) ``places`` snapped to the card's edges within ``radius`` px
+    (:func:`vision.identify.quads.refine_quads`, ``iterations`` rounds), as outlines (with
+    their sides' support)."""
     if not places:
         return []
     gx, gy = grads
-    snapped, support = quads.refine_quads(gx, gy, np.stack(places))
+    snapped, support = quads.refine_quads(gx, gy, np.stack(places), radius, 16, iterations)
     return [
         quads.Outline(q.astype(np.float32), s.astype(np.float32), "place")
         for q, s in zip(snapped, support, strict=True)
