@@ -55,11 +55,12 @@ def _named_only_with_the_change(
     card: str,
     take_back: Callable[[], object],
     also: tuple[str, ...] = (),
+    seed: int = 1,
 ) -> None:
-    """Seed 1's benchmark ``scene`` read by pictures alone: ``card`` (and the cards ``also``)
-    named at its place, and ``card`` no longer once ``take_back`` (undoing the change that
-    names it) has run."""
-    frame, truth = make_scene("features", "normal", scene_seed(1, scene))
+    """The benchmark's ``scene`` of ``seed`` read by pictures alone: ``card`` (and the cards
+    ``also``) named at its place, and ``card`` no longer once ``take_back`` (undoing the
+    change that names it) has run."""
+    frame, truth = make_scene("features", "normal", scene_seed(seed, scene))
     for named in (*also, card):
         _named_at_its_place(frame, truth, deck, named)
     take_back()
@@ -71,6 +72,23 @@ def _without_places(monkeypatch: pytest.MonkeyPatch) -> None:
     """The keypoint pass names no card by its place: what the later steps find alone (a card
     the pass names first never reaches them)."""
     monkeypatch.setattr(identify, "_by_places", lambda *args: [])
+
+
+def _named_by_a_later_step(
+    deck: ReferenceDeck,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    scene: int,
+    card: str,
+    take_back: Callable[[], object],
+) -> None:
+    """``card`` of the benchmark's ``scene`` of ``seed`` named at its place; with the keypoint
+    pass naming nothing (it names the card first now) still named, by the later step that
+    ``take_back`` undoes, and no longer once it has run."""
+    frame, truth = make_scene("features", "normal", scene_seed(seed, scene))
+    _named_at_its_place(frame, truth, deck, card)
+    _without_places(monkeypatch)
+    _named_only_with_the_change(deck, scene, card, take_back, seed=seed)
 
 
 def _median_areas(sizes: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -476,13 +494,10 @@ def test_a_leftovers_weak_fit_is_fitted_again_round_the_card_it_puts(
     # and 54 px wide, its light lower half merged with the table; the leftover's window is
     # centred on its upper half and fits it by 14 inliers, a window round where that fit puts
     # the card by 21.
-    frame, truth = make_scene("features", "normal", scene_seed(2, 180))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-116")
-    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
-    _named_at_its_place(frame, truth, pickpic, "pickpic-116")
-    monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", 10**6)
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-116" not in {r.card for r in without.cards}
+    _named_by_a_later_step(
+        pickpic, monkeypatch, 2, 180, "pickpic-116",
+        lambda: monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", 10**6),
+    )  # fmt: skip
 
 
 def test_a_leftovers_fit_again_needs_a_strong_fit(
@@ -509,13 +524,10 @@ def test_an_outline_is_sized_against_the_cards_named_where_it_lies(
     # fully visible at the far side, 0.5 of the median named card's area. Against that median
     # its outline was too small to verify; against the plane through the named cards' sizes
     # it is a card there.
-    frame, truth = make_scene("features", "normal", scene_seed(2, 190))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-047")
-    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
-    _named_at_its_place(frame, truth, pickpic, "pickpic-047")
-    monkeypatch.setattr(identify, "_card_areas_at", _median_areas)
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-047" not in {r.card for r in without.cards}
+    _named_by_a_later_step(
+        pickpic, monkeypatch, 2, 190, "pickpic-047",
+        lambda: monkeypatch.setattr(identify, "_card_areas_at", _median_areas),
+    )  # fmt: skip
 
 
 def test_a_cards_area_where_it_lies_follows_the_plane_of_the_named_cards() -> None:
@@ -534,13 +546,10 @@ def test_a_leftover_is_tried_at_a_cards_height_where_it_lies(
     # (75% visible) at the far side, its long side 74 px where the named cards' median is 89.
     # The leftover's window of the median height fits nothing; one of the height the named
     # cards give there fits it by 21 inliers.
-    frame, truth = make_scene("features", "normal", scene_seed(0, 265))
-    _named_at_its_place(frame, truth, pickpic, "pickpic-102")
-    _without_places(monkeypatch)  # (the keypoint pass names it by its place now)
-    _named_at_its_place(frame, truth, pickpic, "pickpic-102")
-    monkeypatch.setattr(identify, "LEFTOVER_OTHER_HEIGHT", float("inf"))
-    without = identify_frame(frame, pickpic, codes=None)
-    assert "pickpic-102" not in {r.card for r in without.cards}
+    _named_by_a_later_step(
+        pickpic, monkeypatch, 0, 265, "pickpic-102",
+        lambda: monkeypatch.setattr(identify, "LEFTOVER_OTHER_HEIGHT", float("inf")),
+    )  # fmt: skip
 
 
 def test_what_is_left_is_looked_at_again_after_a_card_is_named_there(

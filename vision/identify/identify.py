@@ -588,17 +588,10 @@ def _by_pictures(
     tiled = {i for i, o in enumerate(outlines) if o.source == "tiles"}
     chosen.extend(_by_verification(bgr, grey, matches, deck, chosen, used, markers, backs, tiled))
     chosen.extend(_by_leftovers(bgr, grey, deck, chosen, taken, regions, markers, backs))
+    unmatched = [o for i, o in enumerate(outlines) if i not in used]
     unknown = [
         o
-        for i, o in enumerate(outlines)
-        if i not in used
-        and o.outline >= t.unknown_outline
-        and float(o.support.min()) >= 0.7
-        and not _overlaps_any(o.corners_px, [c.corners for c in chosen], 0.3)
-    ]
-    unknown += [
-        o
-        for o in face_down
+        for o in [*unmatched, *face_down]
         if o.outline >= t.unknown_outline
         and float(o.support.min()) >= 0.7
         and not _overlaps_any(o.corners_px, [c.corners for c in chosen], 0.3)
@@ -647,14 +640,22 @@ def _less_cards(
     """The silhouettes ``regions`` (:func:`~vision.identify.quads.silhouettes`) less the
     (4, 2) places of ``cards`` (grown by a pixel of the mask), opened as the silhouettes are:
     what a cluster leaves once its cards named are taken out."""
+    return _silhouettes_less(regions, cards, 3), regions[1]
+
+
+def _silhouettes_less(
+    regions: tuple[NDArray[np.uint8], float], places: Sequence[NDArray[np.float64]], grow: int
+) -> NDArray[np.uint8]:
+    """The mask of the silhouettes ``regions`` less the (4, 2) frame ``places``, each grown by
+    a ``grow`` x ``grow`` square of the mask's pixels, opened by a 5 x 5 square (specks and
+    slivers along the places' sides go)."""
     mask, factor = regions
     cover = np.zeros_like(mask)
-    for q in cards:
+    for q in places:
         cv2.fillConvexPoly(cover, np.round((q + 0.5) / factor - 0.5).astype(np.int32), 255)
-    grown = cv2.dilate(cover, np.ones((3, 3), np.uint8))
+    grown = cv2.dilate(cover, np.ones((grow, grow), np.uint8))
     left = cv2.bitwise_and(mask, cv2.bitwise_not(grown))
-    square = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
-    return np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, square), np.uint8), factor
+    return np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
 
 
 def table_markers(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
@@ -936,9 +937,7 @@ def verify_outline(
     if best.homography is None:
         return None
     w, h = local.VERIFY_CARD_WH
-    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
-    corners = np.asarray(cv2.perspectiveTransform(outline, best.homography), np.float64)
-    corners = corners.reshape(4, 2)
+    corners = local.face_corners(best.homography)
     # The rival of a full fit is the next candidate fitted on the same keypoints of the
     # window: one fitted on others is another card the window takes in (both are there), not
     # another reading of this card's picture. A weak fit's rival is the next candidate.
@@ -946,8 +945,7 @@ def verify_outline(
     second = next((fits[i].inliers for i in order[1:] if not full or _rival(fits[i], best)), 0)
     card = candidates[order[0]]
     if not local.card_shaped(corners, w / h, table) and best.similarity is not None:
-        mapped = cv2.perspectiveTransform(outline, best.similarity)
-        similar = np.asarray(mapped, np.float64).reshape(4, 2)
+        similar = local.face_corners(best.similarity)
         # As the homography's, the similarity's card must be of the window's card's size (a
         # few inliers close together can shrink it to a speck).
         if SIMILAR_SIZE[0] <= _area(similar) / max(_area(quad), 1.0) <= SIMILAR_SIZE[1]:
@@ -1192,15 +1190,19 @@ def _place_corners(p: local.Placement) -> NDArray[np.float64]:
     h, _ = cv2.findHomography(p.reference, p.points, cv2.RANSAC, PLACE_HOMOGRAPHY_PX)
     if h is None:
         return p.corners
-    w, ht = local.VERIFY_CARD_WH
-    face = np.array([[0, 0], [w, 0], [w, ht], [0, ht]], np.float64).reshape(-1, 1, 2) - 0.5
-    corners = np.asarray(cv2.perspectiveTransform(face, h), np.float64).reshape(4, 2)
-    side = np.sqrt(_area(p.corners))
-    if local.plausible_quad(corners) and np.abs(corners - p.corners).max() < (
-        PLACE_HOMOGRAPHY_MOVE * side
-    ):
-        return corners
-    return p.corners
+    return _fitted_or(local.face_corners(h), p.corners, PLACE_HOMOGRAPHY_MOVE)
+
+
+def _fitted_or(
+    fitted: NDArray[np.float64], corners: NDArray[np.float64], move: float
+) -> NDArray[np.float64]:
+    """``fitted`` (4, 2) when it is a plausible quadrilateral whose corners are each within
+    ``move`` of the card's side (the square root of its area) of ``corners`` (4, 2), else
+    ``corners``."""
+    side = np.sqrt(_area(corners))
+    if local.plausible_quad(fitted) and np.abs(fitted - corners).max() < move * side:
+        return fitted
+    return corners
 
 
 def _by_places(
@@ -1321,15 +1323,10 @@ def _place_fit(
     h, mask = cv2.findHomography(reference.xy[ri], window.xy[fi], cv2.RHO, PLACE_FIT_PX)
     if h is None or mask is None or int(mask.sum()) < PLACE_FIT_MIN_INLIERS:
         return corners
-    w, ht = local.VERIFY_CARD_WH
-    face = np.array([[0, 0], [w, 0], [w, ht], [0, ht]], np.float64).reshape(-1, 1, 2) - 0.5
-    fitted = np.asarray(cv2.perspectiveTransform(face, h), np.float64).reshape(4, 2)
+    fitted = local.face_corners(h)
     if deck.cards[card].turned:
         fitted = np.roll(fitted, -1, axis=0)  # portrait order -> the landscape face's
-    side = np.sqrt(_area(corners))
-    if not local.plausible_quad(fitted) or np.abs(fitted - corners).max() > PLACE_FIT_MOVE * side:
-        return corners
-    return fitted
+    return _fitted_or(fitted, corners, PLACE_FIT_MOVE)
 
 
 def _by_frame_search(
@@ -1509,18 +1506,9 @@ def _leftover_windows(
     median height and the cards' ``aspect``, then, when a card's height where the part lies
     (:func:`quads.height_at`: the plane through the named cards' heights) is more than
     :data:`LEFTOVER_OTHER_HEIGHT` away from it, a window of that height."""
-    mask, factor = regions
-    cover = np.zeros_like(mask)
-    for q in [
-        *named,
-        *backs,
-        *(q.mean(axis=0) + _MARKER_BORDER * (q - q.mean(axis=0)) for q in squares),
-    ]:
-        cv2.fillConvexPoly(cover, np.round((q + 0.5) / factor - 0.5).astype(np.int32), 255)
-    cover = np.asarray(cv2.dilate(cover, np.ones((5, 5), np.uint8)), np.uint8)
-    left = cv2.morphologyEx(
-        cv2.bitwise_and(mask, cv2.bitwise_not(cover)), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)
-    )
+    factor = regions[1]
+    bordered = [q.mean(axis=0) + _MARKER_BORDER * (q - q.mean(axis=0)) for q in squares]
+    left = _silhouettes_less(regions, [*named, *backs, *bordered], 5)
     card_area = float(np.median([_area(q) for q in named]))
     heights = np.array([[*q.mean(axis=0), _long_side(q)] for q in named])
     median = float(np.median(heights[:, 2]))

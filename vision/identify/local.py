@@ -16,6 +16,7 @@ convention, pixel centres at integers); descriptors (n, 32) uint8 (ORB's 256 bit
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -406,6 +407,15 @@ def _homography(
     return np.asarray(h, np.float64), np.asarray(mask, np.uint8)
 
 
+def face_corners(h: NDArray[Any]) -> NDArray[np.float64]:
+    """(4, 2) the :data:`VERIFY_CARD_WH` face's corners (TL, TR, BR, BL, pixel centres at
+    integers) under a face -> frame homography ``h`` (3, 3)."""
+    w, hh = VERIFY_CARD_WH
+    outline = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64).reshape(-1, 1, 2) - 0.5
+    mapped = cv2.perspectiveTransform(outline, np.asarray(h, np.float64))
+    return np.asarray(mapped, np.float64).reshape(4, 2)
+
+
 def _card_in_window(h: NDArray[np.float64] | None, mask: NDArray[np.uint8] | None) -> bool:
     """Whether a reference -> window homography ``h`` (3, 3; None: no fit, as its inlier
     ``mask``) lands the :data:`VERIFY_CARD_WH` face on a plausible quadrilateral of a card's
@@ -413,9 +423,7 @@ def _card_in_window(h: NDArray[np.float64] | None, mask: NDArray[np.uint8] | Non
     if h is None or mask is None:
         return False
     w, hh = VERIFY_CARD_WH
-    outline = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64).reshape(-1, 1, 2) - 0.5
-    mapped = cv2.perspectiveTransform(outline, np.asarray(h, np.float64))
-    quad = np.asarray(mapped, np.float64).reshape(4, 2)
+    quad = face_corners(h)
     area = abs(cv2.contourArea(quad.astype(np.float32))) / (w * hh)
     return plausible_quad(quad) and 0.4 <= area <= 2.5
 
