@@ -139,3 +139,64 @@ def index_nearest(
             found_e[count] = best_e
             count += 1
     return found_q[:count], found_e[:count]
+
+
+@njit(cache=True, nogil=True)
+def _near_count(
+    centre: NDArray[np.float32], reach: NDArray[np.float32], members: NDArray[np.intp], a: int
+) -> int:
+    # How many of ``members`` vote i = members[a] is near: within reach[j] of vote j.
+    i = members[a]
+    count = 0
+    for b in range(len(members)):
+        j = members[b]
+        dx = centre[i, 0] - centre[j, 0]
+        dy = centre[i, 1] - centre[j, 1]
+        if np.sqrt(dx * dx + dy * dy) <= reach[j]:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def densest(
+    centre: NDArray[np.float32], reach: NDArray[np.float32], members: NDArray[np.intp]
+) -> tuple[int, NDArray[np.bool_]]:
+    """The vote among ``members`` (indices of (V, 2) float32 predicted centres ``centre``)
+    that most of them are near (vote i is near vote j when their centres are within
+    ``reach`` (V,) [j]; the first such vote among equals), as its position in ``members``,
+    and whether each member is near it. float32 arithmetic, as numpy's on those arrays."""
+    n = len(members)
+    best = 0
+    most = -1
+    for a in range(n):
+        count = _near_count(centre, reach, members, a)
+        if count > most:
+            most = count
+            best = a
+    near = np.zeros(n, np.bool_)
+    i = members[best]
+    for b in range(n):
+        j = members[b]
+        dx = centre[i, 0] - centre[j, 0]
+        dy = centre[i, 1] - centre[j, 1]
+        near[b] = np.sqrt(dx * dx + dy * dy) <= reach[j]
+    return best, near
+
+
+@njit(cache=True, nogil=True)
+def most_near(
+    centre: NDArray[np.float32],
+    reach: NDArray[np.float32],
+    by_card: NDArray[np.intp],
+    bounds: NDArray[np.intp],
+    cards: NDArray[np.intp],
+) -> NDArray[np.int64]:
+    """For each of ``cards``: the most of its votes (``by_card[bounds[c] : bounds[c + 1]]``)
+    any one of them is near (itself included; see :func:`densest`)."""
+    out = np.zeros(len(cards), np.int64)
+    for k in range(len(cards)):
+        c = cards[k]
+        members = by_card[bounds[c] : bounds[c + 1]]
+        for a in range(len(members)):
+            out[k] = max(out[k], _near_count(centre, reach, members, a))
+    return out

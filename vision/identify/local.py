@@ -700,11 +700,6 @@ def frame_table_keypoints(
     return _oriented(kps, desc)
 
 
-#: Cards with at most this many votes are checked all together by :func:`gathers`; cards
-#: with more go to the loop of :func:`place_cards` as they are.
-GATHER_BATCH_VOTES = 64
-
-
 def gathers(
     centre: NDArray[np.float32],
     reach: NDArray[np.float32],
@@ -717,24 +712,11 @@ def gathers(
     within reach (vote j is near vote i when their predicted centres ``centre`` (V, 2) are
     within ``reach`` (V,) [j]; card c's votes are ``by_card[bounds[c] : bounds[c + 1]]``).
     The same test, on the same float32 values, as the first one the loop there makes, for
-    all cards with at most :data:`GATHER_BATCH_VOTES` votes at once (padded to one size);
-    cards with more are True."""
-    count = bounds[cards + 1] - bounds[cards]
-    out = np.ones(len(cards), bool)
-    small = np.flatnonzero(count <= GATHER_BATCH_VOTES)
-    if len(small) == 0:
-        return out
-    n = int(count[small].max())
-    slot = np.arange(n)
-    valid = slot[None] < count[small, None]  # (c, n)
-    at = np.minimum(bounds[cards[small], None] + slot[None], len(by_card) - 1)
-    vote = by_card[at]
-    dx = centre[vote, 0][:, :, None] - centre[vote, 0][:, None, :]
-    dy = centre[vote, 1][:, :, None] - centre[vote, 1][:, None, :]
-    near = (np.sqrt(dx * dx + dy * dy) <= reach[vote][:, None, :]) & valid[:, None, :]
-    most = np.where(valid, near.sum(axis=2), 0).max(axis=1)
-    out[small] = most >= FRAME_SEARCH_MIN_VOTES
-    return out
+    all cards at once (:func:`vision.identify.kernels.most_near`)."""
+    most = kernels.most_near(
+        centre, reach, by_card.astype(np.intp), bounds.astype(np.intp), cards.astype(np.intp)
+    )
+    return np.asarray(most >= FRAME_SEARCH_MIN_VOTES)
 
 
 def place_cards(
@@ -786,14 +768,11 @@ def place_cards(
         for _ in range(FRAME_SEARCH_MANY_FITS if card == many else FRAME_SEARCH_FITS):
             if len(mine) < FRAME_SEARCH_MIN_VOTES:
                 break
-            dx = centre[mine, 0, None] - centre[None, mine, 0]
-            dy = centre[mine, 1, None] - centre[None, mine, 1]
-            near = np.sqrt(dx * dx + dy * dy) <= reach[mine][None]
-            best = int(np.argmax(near.sum(axis=1)))
-            group = mine[near[best]]
+            _, near = kernels.densest(centre, reach, mine)
+            group = mine[near]
             if len(group) < FRAME_SEARCH_MIN_VOTES:
                 break
-            mine = mine[~near[best]]
+            mine = mine[~near]
             # A similarity (turn, scale, shift), not a homography: the votes of a place often
             # cover a part of the card only, and a homography fitted there puts the far
             # corners astray; the window's verification then fits the homography.
