@@ -441,6 +441,20 @@ def test_a_leftover_window_is_a_card_sized_portrait_centred_on_it() -> None:
     assert abs(angle - 30.0) < 0.01
 
 
+def test_leftover_windows_lie_on_what_the_named_cards_leave() -> None:
+    # Silhouettes (half size) of two cards side by side; the first is named. The window lies
+    # on the second, in frame pixels; with both named, nothing is left (and no window).
+    mask = np.zeros((200, 300), np.uint8)
+    mask[40:110, 50:100] = 255
+    mask[40:110, 180:230] = 255
+    first = np.array([[99, 79], [199, 79], [199, 219], [99, 219]], np.float64)
+    second = first + np.array([260.0, 0.0])
+    squares = np.zeros((0, 4, 2))
+    (windows,) = identify._leftover_windows((mask, 2.0), [first], [], squares, 100 / 140)
+    assert np.allclose(np.mean(windows[0], axis=0), second.mean(axis=0), atol=2)
+    assert identify._leftover_windows((mask, 2.0), [first, second], [], squares, 0.7) == []
+
+
 def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
     pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
 ) -> None:

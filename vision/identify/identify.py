@@ -1349,7 +1349,8 @@ def _by_frame_search(
     its appearance there shortlists too), and its picture must agree where the fit puts it
     (:data:`RETRIEVED_MIN_AGREE`). Finds cards that have no outline of their own."""
     ids = deck.ids
-    used = {i for i, c in enumerate(ids) if any(r.card == c for r in chosen)}
+    names = {r.card for r in chosen}
+    used = {i for i, c in enumerate(ids) if c in names}
     named = [c.corners for c in chosen] + list(taken)
     back = deck.frame_back
     if frame_pass is None:
@@ -1512,13 +1513,20 @@ def _leftover_windows(
     card_area = float(np.median([_area(q) for q in named]))
     heights = np.array([[*q.mean(axis=0), _long_side(q)] for q in named])
     median = float(np.median(heights[:, 2]))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    # The parts left, labelled within the box that holds them all (the same labels, in the
+    # same order, as over the whole mask: most of it is empty).
+    x0, y0, bw, bh = cv2.boundingRect(left)
+    if bw == 0 or bh == 0:
+        return []  # (nothing left; OpenCV's labelling of an empty image crashes)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
+        left[y0 : y0 + bh, x0 : x0 + bw], connectivity=8
+    )
     area = stats[1:, cv2.CC_STAT_AREA] * factor**2
     sized = (area >= LEFTOVER_AREA[0] * card_area) & (area <= LEFTOVER_AREA[1] * card_area)
     largest = 1 + np.flatnonzero(sized)[np.argsort(-area[sized], kind="stable")]
     windows = []
     for label in largest[:LEFTOVER_WINDOWS]:
-        points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
+        points = (np.argwhere(labels == label)[:, ::-1] + (x0, y0)).astype(np.float32)
         rect = cv2.minAreaRect(points)
         here = quads.height_at(heights, (np.asarray(rect[0], np.float64) + 0.5) * factor - 0.5)
         sizes = [median] if abs(here / median - 1) <= LEFTOVER_OTHER_HEIGHT else [median, here]
