@@ -22,7 +22,6 @@ RECORDED = (
     "silhouettes",
     "order_quads",
     "refine_quads",
-    "_outermost_peak",
     "_lines",
     "_side_support",
     "_quad_of_sides",
@@ -128,6 +127,45 @@ def _outermost_peak_plain(
         sub = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
     off = offsets[j] + np.clip(sub, -0.5, 0.5) * float(offsets[1] - offsets[0])
     return off, np.take_along_axis(v, idx[..., None], -1)[..., 0]
+
+
+def _refine_plain(gx, gy, quads_in, radius, samples=16, iterations=2, move=True):
+    """``quads._refine`` as it was written in numpy (the edge points and their robust line)."""
+    q = np.asarray(quads_in, np.float64).reshape(-1, 4, 2).copy()
+    m = len(q)
+    support = np.zeros((m, 4))
+    t = np.linspace(0.12, 0.88, samples)
+    for it in range(iterations):
+        r = max(radius if it == 0 else 2.0, 1.5)
+        offsets = np.arange(-r, r + 1e-9, 0.5)
+        d, nrm = _outward_normals_plain(q)
+        length = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+        along = t[None, None, :] * length[..., None]
+        pts = q[:, :, None, :] + along[..., None] * d[:, :, None, :]
+        v = quads._normal_profiles(gx, gy, pts, nrm, offsets)
+        off, val = _outermost_peak_plain(v, offsets, quads.EDGE_MIN)
+        ok = val >= quads.EDGE_MIN
+        w = ok.astype(np.float64)
+        for _ in range(3):
+            sw = w.sum(-1) + 1e-9
+            mt = (w * along).sum(-1) / sw
+            mo = (w * off).sum(-1) / sw
+            var = (w * (along - mt[..., None]) ** 2).sum(-1)
+            cov = (w * (along - mt[..., None]) * (off - mo[..., None])).sum(-1)
+            a = np.where(var > 1e-9, cov / np.maximum(var, 1e-9), 0.0)
+            b = mo - a * mt
+            res = np.abs(a[..., None] * along + b[..., None] - off)
+            w = (ok & (res < 1.0)).astype(np.float64)
+        enough = w.sum(-1) >= max(4, samples // 4)
+        support = np.where(enough, w.sum(-1) / samples, ok.sum(-1) / samples * 0.5)
+        if not move:
+            break
+        a = np.where(enough, a, 0.0)
+        b = np.where(enough, b, 0.0)
+        p0 = q + b[..., None] * nrm
+        p1 = np.roll(q, -1, axis=1) + (a * length + b)[..., None] * nrm
+        q = _intersect_plain(p0, p1 - p0, q)
+    return q, support
 
 
 def _outward_normals_plain(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -288,11 +326,15 @@ def test_quads_are_ordered_and_measured_as_plainly(calls: dict[str, list[Any]]) 
 
 def test_refinement_helpers_are_the_plain_ones(calls: dict[str, list[Any]]) -> None:
     """The codes path shares these: they must not change at all."""
-    for (v, offsets, floor), _ in calls["_outermost_peak"]:
-        off, val = quads._outermost_peak(v, offsets, floor)
-        plain_off, plain_val = _outermost_peak_plain(v, offsets, floor)
-        np.testing.assert_array_equal(off, plain_off)
-        np.testing.assert_array_equal(val, plain_val)
+    for (gx, gy, start), kwargs in calls["refine_quads"]:
+        for radius in (kwargs.get("radius", 4.0), 5.0):  # (5 px: the codes' snap)
+            got = quads._refine(gx, gy, np.asarray(start, np.float64), radius, 16, 2)
+            want = _refine_plain(gx, gy, start, radius)
+            np.testing.assert_array_equal(got[0], want[0])
+            np.testing.assert_array_equal(got[1], want[1])
+        # A quad kept where it was is measured there (no move).
+        got = quads._refine(gx, gy, np.asarray(start, np.float64), 0.0, 16, 1, move=False)
+        np.testing.assert_array_equal(got[1], _refine_plain(gx, gy, start, 0.0, 16, 1, False)[1])
     (gx, gy, start), _ = calls["refine_quads"][0]
     rng = np.random.default_rng(5)
     start = np.asarray(start, np.float64)

@@ -200,3 +200,118 @@ def most_near(
         for a in range(len(members)):
             out[k] = max(out[k], _near_count(centre, reach, members, a))
     return out
+
+
+@njit(inline="always")
+def _sum(x: NDArray[np.float64]) -> float:
+    # numpy's sum of a short contiguous run (pairwise: eight partial sums from 8 values on,
+    # up to 128), so that the results are numpy's to the last bit.
+    n = len(x)
+    if n < 8:
+        s = 0.0
+        for i in range(n):
+            s += x[i]
+        return s
+    r0, r1, r2, r3 = x[0], x[1], x[2], x[3]
+    r4, r5, r6, r7 = x[4], x[5], x[6], x[7]
+    whole = n - n % 8
+    for i in range(8, whole, 8):
+        r0 += x[i]
+        r1 += x[i + 1]
+        r2 += x[i + 2]
+        r3 += x[i + 3]
+        r4 += x[i + 4]
+        r5 += x[i + 5]
+        r6 += x[i + 6]
+        r7 += x[i + 7]
+    s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(whole, n):
+        s += x[i]
+    return s
+
+
+@njit(cache=True, nogil=True)
+def side_lines(
+    v: NDArray[np.float32],
+    offsets: NDArray[np.float64],
+    along: NDArray[np.float64],
+    floor: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """The edge line along each side of quads, from its profiles ``v`` (s, n, k) float32
+    (|gradient . normal| at ``offsets`` (k,) px, increasing outwards, at n points ``along``
+    (s, n) px of each of s sides): at each point the outermost local maximum at least
+    ``floor`` and 40% of the profile's peak (the strongest when none is), to a sub-pixel
+    offset; then offset = a * along + b fitted through the points whose maximum reaches
+    ``floor``, twice refitted on those within 1 px of the line. Returns (a, b, the points
+    on the last line, the points whose maximum reaches ``floor``), each (s,). The same
+    float32 and float64 arithmetic as ``vision.identify.quads``'s numpy code it replaces."""
+    sides, n, k = v.shape
+    low = np.float32(floor)
+    step = np.float32(offsets[1] - offsets[0]) if k > 1 else np.float32(1.0)
+    a_out = np.zeros(sides)
+    b_out = np.zeros(sides)
+    kept = np.zeros(sides, np.int64)
+    found = np.zeros(sides, np.int64)
+    off = np.empty(n)
+    ok = np.empty(n, np.bool_)
+    w = np.empty(n)
+    tmp = np.empty(n)
+    for s in range(sides):
+        for p in range(n):
+            prof = v[s, p]
+            peak = prof[0]
+            top = 0
+            for j in range(1, k):
+                if prof[j] > peak:
+                    peak = prof[j]
+                    top = j
+            least = max(low, np.float32(0.4) * peak)
+            idx = -1
+            for j in range(k - 1, -1, -1):
+                if (
+                    prof[j] >= least
+                    and (j == 0 or prof[j] >= prof[j - 1])
+                    and (j == k - 1 or prof[j] >= prof[j + 1])
+                ):
+                    idx = j
+                    break
+            if idx < 0:
+                idx = top
+            j = min(max(idx, 1), k - 2)
+            y0, y1, y2 = prof[j - 1], prof[j], prof[j + 1]
+            den = y0 - np.float32(2.0) * y1 + y2
+            sub = np.float32(0.0)
+            if abs(den) > np.float32(1e-6):
+                sub = np.float32(0.5) * (y0 - y2) / den
+            sub = min(max(sub, np.float32(-0.5)), np.float32(0.5))
+            off[p] = offsets[j] + np.float64(sub * step)
+            ok[p] = prof[idx] >= low
+        for p in range(n):
+            w[p] = 1.0 if ok[p] else 0.0
+        a = 0.0
+        b = 0.0
+        x = along[s]
+        for _ in range(3):
+            sw = _sum(w) + 1e-9
+            for p in range(n):
+                tmp[p] = w[p] * x[p]
+            mt = _sum(tmp) / sw
+            for p in range(n):
+                tmp[p] = w[p] * off[p]
+            mo = _sum(tmp) / sw
+            for p in range(n):
+                tmp[p] = w[p] * (x[p] - mt) ** 2
+            var = _sum(tmp)
+            for p in range(n):
+                tmp[p] = w[p] * (x[p] - mt) * (off[p] - mo)
+            cov = _sum(tmp)
+            a = cov / max(var, 1e-9) if var > 1e-9 else 0.0
+            b = mo - a * mt
+            for p in range(n):
+                w[p] = 1.0 if ok[p] and abs(a * x[p] + b - off[p]) < 1.0 else 0.0
+        a_out[s] = a
+        b_out[s] = b
+        for p in range(n):
+            kept[s] += 1 if w[p] > 0 else 0
+            found[s] += 1 if ok[p] else 0
+    return a_out, b_out, kept, found

@@ -37,6 +37,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.identify import kernels
+
 #: Width / height of a poker card (63 x 88 mm).
 CARD_ASPECT = 63.0 / 88.0
 
@@ -359,36 +361,6 @@ def _plane(
     return img
 
 
-def _outermost_peak(
-    v: NDArray[np.float32], offsets: NDArray[np.float64], floor: float
-) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
-    """Along the last axis of ``v`` (profiles, offsets increasing outwards): the sub-pixel
-    offset and value of the outermost local maximum that is at least ``floor`` and 40% of
-    the profile's peak (the strongest one when none is). Returns (offset, value), each
-    ``v.shape[:-1]``."""
-    k = v.shape[-1]
-    peak = v.max(axis=-1, keepdims=True)
-    strong = v >= np.maximum(floor, 0.4 * peak)
-    # Local maxima: at least both neighbours (values are >= 0; beyond the ends counts -1).
-    strong[..., 1:] &= v[..., 1:] >= v[..., :-1]
-    strong[..., :-1] &= v[..., :-1] >= v[..., 1:]
-    # The last strong one (the first of the reversed profile), else the strongest.
-    idx = np.where(
-        strong.any(axis=-1), k - 1 - strong[..., ::-1].argmax(axis=-1), v.argmax(axis=-1)
-    )
-    j = np.clip(idx, 1, k - 2)
-    flat = v.reshape(-1, k)
-    row = np.arange(len(flat)).reshape(idx.shape)
-    y0, y1, y2 = flat[row, j - 1], flat[row, j], flat[row, j + 1]
-    den = y0 - 2 * y1 + y2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sub = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
-    step = float(offsets[1] - offsets[0]) if k > 1 else 1.0
-    off = offsets[j] + np.clip(sub, -0.5, 0.5) * step
-    value = flat[row, idx]
-    return np.asarray(off, np.float64), np.asarray(value, np.float32)
-
-
 def _outward_normals(q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Unit directions (m, 4, 2) of the sides of (m, 4, 2) quads and their outward normals."""
     nxt = q[:, _NEXT]
@@ -461,24 +433,16 @@ def _refine(
         along = t[None, None, :] * length[..., None]  # (m, 4, n)
         pts = q[:, :, None, :] + along[..., None] * d[:, :, None, :]
         v = _normal_profiles(gx, gy, pts, nrm, offsets)
-        off, val = _outermost_peak(v, offsets, EDGE_MIN)
-        ok = val >= EDGE_MIN
-        # Robust line through the edge points: offset = a * along + b, reweighted twice.
-        w = ok.astype(np.float64)
-        a = np.zeros((m, 4))
-        b = np.zeros((m, 4))
-        for _ in range(3):
-            sw = w.sum(-1) + 1e-9
-            mt = (w * along).sum(-1) / sw
-            mo = (w * off).sum(-1) / sw
-            var = (w * (along - mt[..., None]) ** 2).sum(-1)
-            cov = (w * (along - mt[..., None]) * (off - mo[..., None])).sum(-1)
-            a = np.where(var > 1e-9, cov / np.maximum(var, 1e-9), 0.0)
-            b = mo - a * mt
-            res = np.abs(a[..., None] * along + b[..., None] - off)
-            w = (ok & (res < 1.0)).astype(np.float64)
-        enough = w.sum(-1) >= max(4, samples // 4)
-        support = np.where(enough, w.sum(-1) / samples, ok.sum(-1) / samples * 0.5)
+        # Each side's edge points (the outermost strong peak of each profile) and the robust
+        # line through them: offset = a * along + b, reweighted twice (compiled: numpy's
+        # small arrays cost more in calls than in arithmetic).
+        a, b, kept, found = kernels.side_lines(
+            v.reshape(m * 4, samples, -1), offsets, along.reshape(m * 4, samples), EDGE_MIN
+        )
+        a, b = a.reshape(m, 4), b.reshape(m, 4)
+        kept, found = kept.reshape(m, 4), found.reshape(m, 4)
+        enough = kept >= max(4, samples // 4)
+        support = np.where(enough, kept / samples, found / samples * 0.5)
         if not move:
             break
         # New side lines (unchanged where too few edge points were found).
