@@ -47,6 +47,25 @@ def test_places_name_the_cards_face_up_where_they_lie(pickpic: ReferenceDeck) ->
             assert np.abs(c.corners - t.corners_px).max() < 3.0, c.card
 
 
+def test_places_are_matched_as_they_lie_not_grown_by_the_cards_frame(
+    pickpic: ReferenceDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, _, _ = table_scene()
+    asked: list[bool] = []
+    match = identify.match_outlines
+
+    def recorded(*args: object, grown: bool = True) -> list:
+        asked.append(grown)
+        found = match(*args, grown=grown)  # type: ignore[arg-type]
+        assert len(found) == (1 if not grown else 2) * len(args[1])  # type: ignore[arg-type]
+        return found
+
+    monkeypatch.setattr(identify, "match_outlines", recorded)
+    assert _named_by_places(frame, pickpic, _frame_pass(_grey(frame), pickpic))
+    assert asked == [False]
+    assert pickpic.border[0] > 0.01  # (a deck whose outlines are matched grown too)
+
+
 def test_a_place_whose_picture_is_another_card_names_nothing(pickpic: ReferenceDeck) -> None:
     frame, _, _ = table_scene()
     right = _frame_pass(_grey(frame), pickpic)
