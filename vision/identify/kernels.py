@@ -111,8 +111,9 @@ def index_nearest(
     """Each query's nearest entry among those sharing one of its keys (lowest distance, then
     lowest entry), when within ``max_distance`` bits: (query indices, entry indices).
     ``keys`` (tables, n) the queries' keys; table t's key k's entries are
-    ``order[start[t * stride + k] : start[t * stride + k + 1]]``; ``query`` (n, 4) and
-    ``entries`` (K, 4) the descriptors' 64-bit words."""
+    ``order[start[t * stride + k] : start[t * stride + k + 1]]``; ``query`` (n, 4) the
+    queries' descriptors as 64-bit words, ``entries`` (len(order), 4) those of the entries
+    in the order of ``order`` (each key's together: a bucket is read from one place)."""
     tables, n = keys.shape
     found_q = np.empty(n, np.intp)
     found_e = np.empty(n, np.intp)
@@ -126,10 +127,10 @@ def index_nearest(
             for p in range(start[k], start[k + 1]):
                 e = order[p]
                 d = np.int64(
-                    _popcount(a0 ^ entries[e, 0])
-                    + _popcount(a1 ^ entries[e, 1])
-                    + _popcount(a2 ^ entries[e, 2])
-                    + _popcount(a3 ^ entries[e, 3])
+                    _popcount(a0 ^ entries[p, 0])
+                    + _popcount(a1 ^ entries[p, 1])
+                    + _popcount(a2 ^ entries[p, 2])
+                    + _popcount(a3 ^ entries[p, 3])
                 )
                 if d < best_d or (d == best_d and e < best_e):
                     best_d = d

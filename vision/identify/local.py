@@ -584,8 +584,6 @@ class KeypointIndex:
         self.desc = np.concatenate(
             [k.desc for k in cards] or [np.zeros((0, 32), np.uint8)]
         ).reshape(-1, 32)
-        # The descriptors' four 64-bit words (K, 4), for the distances of a query.
-        self._words = np.ascontiguousarray(self.desc).view(np.uint64)
         rng = np.random.default_rng(INDEX_SEED)
         self._bits = np.stack([rng.choice(256, key_bits, replace=False) for _ in range(tables)])
         # Every table's entries sorted by key, table after table, without those of keys
@@ -610,6 +608,9 @@ class KeypointIndex:
         self._order = np.concatenate(orders or [np.zeros(0, np.intp)]).astype(np.int32)
         self._start = np.concatenate(starts or [np.zeros(0, np.int64)]).astype(np.int32)
         self._stride = len(every_key)
+        # The entries' descriptors as four 64-bit words, in the order above (each key's
+        # entries side by side), for the distances of a query.
+        self._words = np.ascontiguousarray(self.desc).view(np.uint64)[self._order]
 
     def _keys(self, desc: NDArray[np.uint8]) -> NDArray[np.int64]:
         """(tables, n) hash keys of (n, 32) descriptors."""
