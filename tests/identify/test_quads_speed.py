@@ -24,7 +24,7 @@ RECORDED = (
     "refine_quads",
     "_lines",
     "_side_support",
-    "_quad_of_sides",
+    "rectangles_from_lines",
     "_coarse_nms",
     "_dedupe",
     "_full_edges",
@@ -367,16 +367,70 @@ def test_lines_are_the_plain_ones(calls: dict[str, list[Any]]) -> None:
         np.testing.assert_array_equal(
             quads._lines(roi, min_votes), _lines_plain(roi, min_votes)[:, :2]
         )
-    for n in (0, 1, 2, 7, 24):
-        np.testing.assert_array_equal(np.stack(quads._pairs(n)), np.stack(np.triu_indices(n, 1)))
 
 
-def test_corners_of_candidate_sides_are_the_plain_ones(calls: dict[str, list[Any]]) -> None:
-    for (rho, normal), _ in calls["_quad_of_sides"]:
-        with np.errstate(divide="ignore", invalid="ignore"):
+def _rectangles_from_lines_plain(edges, box, height_px, aspect):
+    """``quads.rectangles_from_lines`` as it was written in numpy."""
+    x0, y0, x1, y1 = box
+    min_votes = int(0.4 * height_px * aspect) if height_px is not None else 20
+    lines = quads._lines(edges[y0:y1, x0:x1], min_votes)
+    n = len(lines)
+    if n < 2:
+        return np.zeros((0, 4, 2))
+    normal = np.stack([np.cos(lines[:, 1]), np.sin(lines[:, 1])], axis=1)
+    rho = lines[:, 0]
+    lo_h = 10.0 if height_px is None else 0.75 * height_px
+    hi_h = np.inf if height_px is None else 1.3 * height_px
+    i_idx, j_idx = np.triu_indices(n, 1)
+    cosang = (normal[i_idx] * normal[j_idx]).sum(axis=1)
+    par = np.abs(cosang) >= np.cos(np.radians(quads._PARALLEL_DEG))
+    i_idx, j_idx, sgn = i_idx[par], j_idx[par], np.sign(cosang[par])
+    if len(i_idx) == 0:
+        return np.zeros((0, 4, 2))
+    dist = np.abs(rho[i_idx] - sgn * rho[j_idx])
+    pa_r, pa_n = rho[i_idx], normal[i_idx]
+    pb_r, pb_n = sgn * rho[j_idx], sgn[:, None] * normal[j_idx]
+    side_rho, side_normal = [], []
+    right = np.sin(np.radians(90 - quads._RIGHT_ANGLE_TOL_DEG))
+    p, q = np.triu_indices(len(i_idx), 1)
+    cross = np.abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
+    short = np.minimum(dist[p], dist[q])
+    long_ = np.maximum(dist[p], dist[q])
+    ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
+    ok &= (short >= quads._LINES_ASPECT[0] * long_) & (short <= quads._LINES_ASPECT[1] * long_)
+    p, q = p[ok], q[ok]
+    side_rho.append(np.stack([pa_r[p], pa_r[q], pb_r[p], pb_r[q]], axis=1))
+    side_normal.append(np.stack([pa_n[p], pa_n[q], pb_n[p], pb_n[q]], axis=1))
+    p, k = np.meshgrid(np.arange(len(i_idx)), np.arange(n), indexing="ij")
+    p, k = p.ravel(), k.ravel()
+    cross = np.abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
+    ok = (cross >= right) & (k != i_idx[p]) & (k != j_idx[p])
+    p, k = p[ok], k[ok]
+    for factor in (1.0 / aspect, aspect):
+        other = dist[p] * factor
+        size_ok = (np.maximum(other, dist[p]) >= lo_h) & (np.maximum(other, dist[p]) <= hi_h)
+        pp, kk, oo = p[size_ok], k[size_ok], other[size_ok]
+        for sign in (1.0, -1.0):
+            side_rho.append(np.stack([pa_r[pp], rho[kk], pb_r[pp], rho[kk] + sign * oo], axis=1))
+            side_normal.append(np.stack([pa_n[pp], normal[kk], pb_n[pp], normal[kk]], axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = _quad_of_sides_plain(np.concatenate(side_rho), np.concatenate(side_normal))
+    if not len(out):
+        return np.zeros((0, 4, 2))
+    out = out + np.array([x0, y0], np.float64)
+    return out[np.isfinite(out).all(axis=(1, 2))]
+
+
+def test_rectangles_from_lines_are_the_plain_ones(calls: dict[str, list[Any]]) -> None:
+    found = 0
+    for (edges, box, height_px, aspect), _ in calls["rectangles_from_lines"]:
+        for height in (height_px, None):  # (a card's height told, or any size)
+            got = quads.rectangles_from_lines(edges, box, height, aspect)
             np.testing.assert_array_equal(
-                quads._quad_of_sides(rho, normal), _quad_of_sides_plain(rho, normal)
+                got, _rectangles_from_lines_plain(edges, box, height, aspect)
             )
+            found += len(got)
+    assert found > 100
 
 
 def test_candidates_are_scored_and_thinned_as_plainly(calls: dict[str, list[Any]]) -> None:

@@ -316,3 +316,133 @@ def side_lines(
             kept[s] += 1 if w[p] > 0 else 0
             found[s] += 1 if ok[p] else 0
     return a_out, b_out, kept, found
+
+
+@njit(inline="always", error_model="numpy")
+def _corners_of_sides(
+    out: NDArray[np.float64], row: int, r: NDArray[np.float64], nx: NDArray[np.float64],
+    ny: NDArray[np.float64],
+) -> None:  # fmt: skip
+    # Corner c of the quad whose side c is the line p . (nx, ny) = r: where sides c and c + 1
+    # meet (non-finite when they are parallel).
+    for c in range(4):
+        d = (c + 1) % 4
+        det = nx[c] * ny[d] - ny[c] * nx[d]
+        out[row, c, 0] = (r[c] * ny[d] - r[d] * ny[c]) / det
+        out[row, c, 1] = (nx[c] * r[d] - nx[d] * r[c]) / det
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def line_rectangles(
+    rho: NDArray[np.float64],
+    normal: NDArray[np.float64],
+    lo_h: float,
+    hi_h: float,
+    aspect: float,
+    parallel_cos: float,
+    right_sin: float,
+    short_lo: float,
+    short_hi: float,
+) -> NDArray[np.float64]:
+    """The corners (k, 4, 2) of the card quads that lines (rho, unit ``normal``: p . normal =
+    rho; n >= 2) make (see ``quads.rectangles_from_lines``): pairs of near-parallel lines
+    (``|cos| >= parallel_cos``, the second's normal turned to agree) whose distances apart
+    are a card's sides, two such pairs at right angles (``|sin| >= right_sin``, the longer
+    distance within [``lo_h``, ``hi_h``], the shorter within [``short_lo``, ``short_hi``]
+    of it), then one pair with a single line across it, the fourth side placed by
+    ``aspect`` (either way round) on either side. In the order, and with the float64
+    arithmetic, of the numpy code it replaces: both pairs (i < j, row by row), then per
+    factor 1 / aspect and aspect, per sign +1 and -1, each pair (in order) with each line
+    across it (in order)."""
+    n = len(rho)
+    # Parallel pairs.
+    pi = np.empty(n * (n - 1) // 2, np.intp)
+    pj = np.empty(n * (n - 1) // 2, np.intp)
+    sg = np.empty(n * (n - 1) // 2)
+    m = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            c = normal[i, 0] * normal[j, 0] + normal[i, 1] * normal[j, 1]
+            if abs(c) >= parallel_cos:
+                pi[m] = i
+                pj[m] = j
+                sg[m] = 1.0 if c > 0 else (-1.0 if c < 0 else 0.0)
+                m += 1
+    dist = np.empty(m)
+    pa_r = np.empty(m)
+    pb_r = np.empty(m)
+    pa_n = np.empty((m, 2))
+    pb_n = np.empty((m, 2))
+    for p in range(m):
+        i, j, s = pi[p], pj[p], sg[p]
+        dist[p] = abs(rho[i] - s * rho[j])
+        pa_r[p] = rho[i]
+        pb_r[p] = s * rho[j]
+        pa_n[p, 0], pa_n[p, 1] = normal[i, 0], normal[i, 1]
+        pb_n[p, 0], pb_n[p, 1] = s * normal[j, 0], s * normal[j, 1]
+    # Two pairs at right angles.
+    both = 0
+    for p in range(m):
+        for q in range(p + 1, m):
+            cross = abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
+            short = min(dist[p], dist[q])
+            long_ = max(dist[p], dist[q])
+            if (
+                cross >= right_sin and lo_h <= long_ <= hi_h
+                and short_lo * long_ <= short <= short_hi * long_
+            ):  # fmt: skip
+                both += 1
+    # A pair and a line across it.
+    across = 0
+    for p in range(m):
+        for k in range(n):
+            cross = abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
+            if cross >= right_sin and k != pi[p] and k != pj[p]:
+                for factor in (1.0 / aspect, aspect):
+                    other = dist[p] * factor
+                    if lo_h <= max(other, dist[p]) <= hi_h:
+                        across += 2
+    out = np.empty((both + across, 4, 2))
+    r = np.empty(4)
+    nx = np.empty(4)
+    ny = np.empty(4)
+    row = 0
+    for p in range(m):
+        for q in range(p + 1, m):
+            cross = abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
+            short = min(dist[p], dist[q])
+            long_ = max(dist[p], dist[q])
+            if (
+                cross >= right_sin and lo_h <= long_ <= hi_h
+                and short_lo * long_ <= short <= short_hi * long_
+            ):  # fmt: skip
+                r[0], r[1], r[2], r[3] = pa_r[p], pa_r[q], pb_r[p], pb_r[q]
+                nx[0], nx[1], nx[2], nx[3] = pa_n[p, 0], pa_n[q, 0], pb_n[p, 0], pb_n[q, 0]
+                ny[0], ny[1], ny[2], ny[3] = pa_n[p, 1], pa_n[q, 1], pb_n[p, 1], pb_n[q, 1]
+                _corners_of_sides(out, row, r, nx, ny)
+                row += 1
+    for factor in (1.0 / aspect, aspect):
+        for sign in (1.0, -1.0):
+            for p in range(m):
+                other = dist[p] * factor
+                if not lo_h <= max(other, dist[p]) <= hi_h:
+                    continue
+                for k in range(n):
+                    cross = abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
+                    if cross >= right_sin and k != pi[p] and k != pj[p]:
+                        r[0], r[1], r[2], r[3] = pa_r[p], rho[k], pb_r[p], rho[k] + sign * other
+                        nx[0], nx[1], nx[2], nx[3] = (
+                            pa_n[p, 0],
+                            normal[k, 0],
+                            pb_n[p, 0],
+                            normal[k, 0],
+                        )
+                        ny[0], ny[1], ny[2], ny[3] = (
+                            pa_n[p, 1],
+                            normal[k, 1],
+                            pb_n[p, 1],
+                            normal[k, 1],
+                        )
+                        _corners_of_sides(out, row, r, nx, ny)
+                        row += 1
+    return out

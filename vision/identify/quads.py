@@ -523,74 +523,19 @@ def rectangles_from_lines(
     if n < 2:
         return np.zeros((0, 4, 2))
     normal = np.stack([np.cos(lines[:, 1]), np.sin(lines[:, 1])], axis=1)  # (n, 2)
-    rho = lines[:, 0]
+    rho = np.ascontiguousarray(lines[:, 0])
     lo_h = 10.0 if height_px is None else 0.75 * height_px
     hi_h = np.inf if height_px is None else 1.3 * height_px
-    # Parallel pairs (i < j), line j's normal turned to agree with line i's.
-    i_idx, j_idx = _pairs(n)
-    cosang = (normal[i_idx] * normal[j_idx]).sum(axis=1)
-    par = np.abs(cosang) >= np.cos(np.radians(_PARALLEL_DEG))
-    i_idx, j_idx, sgn = i_idx[par], j_idx[par], np.sign(cosang[par])
-    if len(i_idx) == 0:
-        return np.zeros((0, 4, 2))
-    dist = np.abs(rho[i_idx] - sgn * rho[j_idx])
-    # A side is (rho, normal); a pair is sides (i, +) and (j, turned).
-    pa_r, pa_n = rho[i_idx], normal[i_idx]
-    pb_r, pb_n = sgn * rho[j_idx], sgn[:, None] * normal[j_idx]
-    # Each candidate's four sides in order, as rho (4,) and normal (4, 2), in groups.
-    side_rho: list[NDArray[np.float64]] = []
-    side_normal: list[NDArray[np.float64]] = []
-    right = np.sin(np.radians(90 - _RIGHT_ANGLE_TOL_DEG))
-    # Two pairs at right angles.
-    p, q = _pairs(len(i_idx))
-    cross = np.abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
-    short = np.minimum(dist[p], dist[q])
-    long_ = np.maximum(dist[p], dist[q])
-    ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
-    ok &= (short >= _LINES_ASPECT[0] * long_) & (short <= _LINES_ASPECT[1] * long_)
-    p, q = p[ok], q[ok]
-    side_rho.append(np.stack([pa_r[p], pa_r[q], pb_r[p], pb_r[q]], axis=1))
-    side_normal.append(np.stack([pa_n[p], pa_n[q], pb_n[p], pb_n[q]], axis=1))
-    # One pair and a single line across it; the fourth side at the aspect's distance.
-    p, k = np.meshgrid(np.arange(len(i_idx)), np.arange(n), indexing="ij")
-    p, k = p.ravel(), k.ravel()
-    cross = np.abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
-    ok = (cross >= right) & (k != i_idx[p]) & (k != j_idx[p])
-    p, k = p[ok], k[ok]
-    for factor in (1.0 / aspect, aspect):
-        other = dist[p] * factor
-        size_ok = (np.maximum(other, dist[p]) >= lo_h) & (np.maximum(other, dist[p]) <= hi_h)
-        pp, kk, oo = p[size_ok], k[size_ok], other[size_ok]
-        for sign in (1.0, -1.0):
-            side_rho.append(np.stack([pa_r[pp], rho[kk], pb_r[pp], rho[kk] + sign * oo], axis=1))
-            side_normal.append(np.stack([pa_n[pp], normal[kk], pb_n[pp], normal[kk]], axis=1))
-    out = _quad_of_sides(np.concatenate(side_rho), np.concatenate(side_normal))
+    # Parallel pairs (line j's normal turned to agree with line i's), then two pairs at right
+    # angles, or a pair and one line across it (compiled: the pairs of pairs are many).
+    out = kernels.line_rectangles(
+        rho, normal, lo_h, hi_h, aspect, float(np.cos(np.radians(_PARALLEL_DEG))),
+        float(np.sin(np.radians(90 - _RIGHT_ANGLE_TOL_DEG))), *_LINES_ASPECT,
+    )  # fmt: skip
     if not len(out):
         return np.zeros((0, 4, 2))
     out = out + np.array([x0, y0], np.float64)
     return out[np.isfinite(out).all(axis=(1, 2))]
-
-
-@functools.lru_cache(maxsize=64)
-def _pairs(n: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """``np.triu_indices(n, 1)`` (all pairs i < j of n items, row by row), read-only and
-    kept: a region's lines and their parallel pairs ask for the same few sizes again."""
-    i, j = np.triu_indices(n, 1)
-    i.flags.writeable = False
-    j.flags.writeable = False
-    return i, j
-
-
-def _quad_of_sides(r1: NDArray[np.float64], n1: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(m, 4, 2) corners of quads whose sides are the lines of points p with p . normal =
-    rho, rho ``r1`` (m, 4) and normal ``n1`` (m, 4, 2): corner k is where side k meets side
-    k + 1. Parallel neighbours give non-finite corners."""
-    r2, n2 = r1[:, _NEXT], n1[:, _NEXT]
-    det = n1[..., 0] * n2[..., 1] - n1[..., 1] * n2[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = (r1 * n2[..., 1] - r2 * n1[..., 1]) / det
-        y = (n1[..., 0] * r2 - n2[..., 0] * r1) / det
-    return np.stack([x, y], axis=2)
 
 
 def corner_support(
