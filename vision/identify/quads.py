@@ -253,11 +253,12 @@ def silhouettes(grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     high = float(np.clip(_CANNY_TEXTURE * np.percentile(mag, 90), _CANNY_HIGH[0], _CANNY_HIGH[1]))
     edges = cv2.Canny(gxs, gys, high * _CANNY_LOW_RATIO, high, L2gradient=True)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(
-        cv2.bitwise_not(edges), connectivity=4, ltype=cv2.CV_32S
-    )
-    x, y, bw, bh, area = (stats[:, i] for i in range(5))
-    touches = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    # Each region's area, and whether it reaches the frame's edge (OpenCV's statistics of
+    # the regions cost twice the labelling).
+    n, labels = cv2.connectedComponents(cv2.bitwise_not(edges), connectivity=4, ltype=cv2.CV_32S)
+    area = np.bincount(labels.reshape(-1), minlength=n)
+    touches = np.zeros(n, bool)
+    touches[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
     background = (touches & (area > _BORDER_REGION_MAX * h * w)) | (area > _REGION_MAX * h * w)
     lut = np.where(background, 0, 255).astype(np.uint8)
     lut[0] = 255  # label 0: the edge pixels themselves
