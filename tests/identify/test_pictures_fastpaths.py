@@ -1,6 +1,7 @@
 """The pictures path's fast paths equal the plain computations they replace: the two nearest
 descriptors (OpenCV's ``batchDistance``), the keypoint index's keys and nearest entries
-(unpacked bits, and every pair sharing a key), the frame search's gathering test (its loop's first
+(unpacked bits, and every pair sharing a key), the appearance descriptor and agreement (their
+numpy forms, to float rounding), the frame search's gathering test (its loop's first
 test, card by card), the plausible-quad check (corner by corner), the outline's support and
 the card-size test of unknown outlines."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.identify import local
+from vision.identify import appearance, local
 from vision.identify.identify import _Candidate, _card_height, _card_sized, _height
 from vision.identify.quads import Outline
 
@@ -72,6 +73,60 @@ def test_index_nearest_is_the_nearest_entry_sharing_a_key() -> None:
             want[i] = best[1]
     assert dict(zip(q.tolist(), e.tolist(), strict=True)) == want
     assert len(want) > 20 and want[30] == want[31]
+
+
+def _describe_plain(cells: np.ndarray) -> np.ndarray:
+    m = len(cells)
+    x = np.asarray(cells, np.float32).reshape(m, -1, 3).copy()
+    lightness = x[..., 0]
+    lightness -= lightness.mean(axis=1, keepdims=True)
+    lightness /= np.maximum(lightness.std(axis=1, keepdims=True), appearance.MIN_L_SPREAD)
+    x[..., 1:] -= x[..., 1:].mean(axis=1, keepdims=True)
+    x[..., 1:] *= appearance.COLOUR_WEIGHT
+    v = x.reshape(m, -1)
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
+
+
+def _agreement_plain(observed: np.ndarray, reference: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    k = len(observed)
+    o, r = observed.reshape(k, -1, 3).astype(np.float64), reference.reshape(k, -1, 3)
+    inside = mask.reshape(k, -1)
+    w = inside.astype(np.float64)
+    for _ in range(4):
+        sw = w.sum(axis=1) + 1e-9
+        mr, mo = (w * r[..., 0]).sum(1) / sw, (w * o[..., 0]).sum(1) / sw
+        rc = r[..., 0] - mr[:, None]
+        var, cov = (w * rc * rc).sum(1), (w * rc * (o[..., 0] - mo[:, None])).sum(1)
+        gain = np.clip(np.where(var > 1e-6, cov / np.maximum(var, 1e-6), 1.0), 0.4, 2.5)
+        off = mo - gain * mr
+        da, db = o[..., 1] - r[..., 1], o[..., 2] - r[..., 2]
+        oa, ob = (w * da).sum(1) / sw, (w * db).sum(1) / sw
+        res2 = (o[..., 0] - gain[:, None] * r[..., 0] - off[:, None]) ** 2
+        res2 += (da - oa[:, None]) ** 2 + (db - ob[:, None]) ** 2
+        w = inside * ((res2 < (appearance.AGREE_LAB * 1.5) ** 2) + 1e-3)
+    agree = (res2 < appearance.AGREE_LAB**2) & inside
+    return agree.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+
+
+def test_appearance_descriptor_and_agreement_equal_their_numpy_forms() -> None:
+    rng = np.random.default_rng(7)
+    shape = (12, appearance.GRID_WH[1], appearance.GRID_WH[0], 3)
+    cells = (rng.random(shape) * [100, 60, 60] - [0, 30, 30]).astype(np.float32)
+    cells[0, ..., 0] = 50.0  # a flat card: its lightness spread is not blown up
+    got = appearance.describe(cells)
+    np.testing.assert_allclose(got, _describe_plain(cells), atol=1e-6)
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, rtol=1e-6)
+    # The same pictures under other light (gain, offsets), a fifth of them covered.
+    seen = cells * [1.3, 1.0, 1.0] + [8.0, 3.0, -2.0]
+    seen[:, :5] = rng.random((12, 5, shape[2], 3)) * [100, 20, 20] - [0, 10, 10]
+    seen = (seen + rng.normal(0, 2, shape)).astype(np.float32)
+    mask = rng.random(shape[:3]) > 0.2
+    for m in (None, mask):
+        got = appearance.agreement(seen, cells, m)
+        want = _agreement_plain(seen, cells, np.ones(shape[:3], bool) if m is None else m)
+        np.testing.assert_allclose(got, want, atol=1e-12)
+        assert 0.6 < float(np.median(got)) < 0.85  # about the share uncovered
+    assert appearance.agreement(seen, cells[::-1]).max() < 0.3  # other pictures
 
 
 def _gathers_one_by_one(centre, reach, by_card, bounds, cards) -> np.ndarray:

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.identify import kernels
+
 #: Cells across and down a portrait card (KIT.md's 18 x 25).
 GRID_WH = (18, 25)
 #: The rectified card before shrinking: 3 x 3 pixels per cell (area averaging).
@@ -89,15 +91,8 @@ def describe(cells: NDArray[np.float32]) -> NDArray[np.float32]:
     """(m, gh, gw, 3) Lab cells -> (m, D) float32 unit descriptors (see the module
     docstring)."""
     m = len(cells)
-    x = np.asarray(cells, np.float32).reshape(m, -1, 3).copy()
-    lightness = x[..., 0]
-    lightness -= lightness.mean(axis=1, keepdims=True)
-    lightness /= np.maximum(lightness.std(axis=1, keepdims=True), MIN_L_SPREAD)
-    x[..., 1:] -= x[..., 1:].mean(axis=1, keepdims=True)
-    x[..., 1:] *= COLOUR_WEIGHT
-    v = x.reshape(m, -1)
-    norm = np.linalg.norm(v, axis=1, keepdims=True)
-    return np.asarray(v / np.maximum(norm, 1e-6), np.float32)
+    x = np.ascontiguousarray(cells, np.float32).reshape(m, -1, 3)
+    return kernels.describe_cells(x, MIN_L_SPREAD, COLOUR_WEIGHT)
 
 
 def turned(cells: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -139,33 +134,8 @@ def agreement(
     for the right reference, low for another picture.
     """
     k = len(observed)
-    o = np.asarray(observed, np.float32).reshape(k, -1, 3)
-    r = np.asarray(reference, np.float32).reshape(k, -1, 3)
-    inside = np.ones(o.shape[:2], bool) if mask is None else np.asarray(mask, bool).reshape(k, -1)
-    # Per cell, per pair: lightness of reference and observation, and the colour difference
-    # (k, n) each; the weighted sums below are row dot products (einsum), no (k, n) temporaries
-    # beyond the residuals.
-    rl, ol = np.ascontiguousarray(r[..., 0]), np.ascontiguousarray(o[..., 0])
-    da, db = o[..., 1] - r[..., 1], o[..., 2] - r[..., 2]
-    w = inside.astype(np.float32)
-    far2 = np.float32((AGREE_LAB * 1.5) ** 2)
-    for _ in range(4):
-        sw = w.sum(axis=1) + np.float32(1e-9)
-        mr = np.einsum("kn,kn->k", w, rl) / sw
-        mo = np.einsum("kn,kn->k", w, ol) / sw
-        rc = rl - mr[:, None]
-        wrc = w * rc
-        var = np.einsum("kn,kn->k", wrc, rc)
-        cov = np.einsum("kn,kn->k", wrc, ol - mo[:, None])
-        gain = np.clip(np.where(var > 1e-6, cov / np.maximum(var, 1e-6), 1.0), 0.4, 2.5)
-        off = mo - gain * mr
-        oa = np.einsum("kn,kn->k", w, da) / sw
-        ob = np.einsum("kn,kn->k", w, db) / sw
-        res2 = (ol - gain[:, None] * rl - off[:, None]) ** 2
-        res2 += (da - oa[:, None]) ** 2
-        res2 += (db - ob[:, None]) ** 2
-        w = inside * ((res2 < far2) + np.float32(1e-3))
-    agree = ((res2 < np.float32(AGREE_LAB**2)) & inside).sum(axis=1) / np.maximum(
-        inside.sum(axis=1), 1
-    )
-    return np.asarray(agree, np.float64)
+    o = np.ascontiguousarray(observed, np.float32).reshape(k, -1, 3)
+    r = np.ascontiguousarray(reference, np.float32).reshape(k, -1, 3)
+    n = o.shape[1]
+    inside = np.ones((k, n), bool) if mask is None else np.asarray(mask, bool).reshape(k, n)
+    return kernels.cell_agreement(o, r, inside, AGREE_LAB)

@@ -446,3 +446,101 @@ def line_rectangles(
                         _corners_of_sides(out, row, r, nx, ny)
                         row += 1
     return out
+
+
+@njit(cache=True, nogil=True)
+def describe_cells(
+    cells: NDArray[np.float32], min_spread: float, colour_weight: float
+) -> NDArray[np.float32]:
+    """(m, n, 3) Lab cells -> (m, 3 n) float32 unit descriptors: lightness to zero mean and
+    unit spread (at least ``min_spread``), each colour axis to zero mean and weighted by
+    ``colour_weight`` (``vision.identify.appearance.describe``; sums in float64)."""
+    m, n, _ = cells.shape
+    out = np.empty((m, 3 * n), np.float32)
+    for i in range(m):
+        mean = np.zeros(3)
+        for j in range(n):
+            for c in range(3):
+                mean[c] += cells[i, j, c]
+        for c in range(3):
+            mean[c] /= n
+        spread = 0.0
+        for j in range(n):
+            d = np.float64(cells[i, j, 0]) - mean[0]
+            spread += d * d
+        spread = max(np.sqrt(spread / n), min_spread)
+        norm = 0.0
+        for j in range(n):
+            v0 = (np.float64(cells[i, j, 0]) - mean[0]) / spread
+            v1 = (np.float64(cells[i, j, 1]) - mean[1]) * colour_weight
+            v2 = (np.float64(cells[i, j, 2]) - mean[2]) * colour_weight
+            out[i, 3 * j] = v0
+            out[i, 3 * j + 1] = v1
+            out[i, 3 * j + 2] = v2
+            norm += v0 * v0 + v1 * v1 + v2 * v2
+        scale = 1.0 / max(np.sqrt(norm), 1e-6)
+        for j in range(3 * n):
+            out[i, j] = np.float32(out[i, j] * scale)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def cell_agreement(
+    observed: NDArray[np.float32],
+    reference: NDArray[np.float32],
+    inside: NDArray[np.bool_],
+    agree_lab: float,
+) -> NDArray[np.float64]:
+    """``vision.identify.appearance.agreement`` on (k, n, 3) Lab cells, pairwise, and (k, n)
+    cells to count: the share of cells within ``agree_lab`` of the reference once lightness
+    is fitted as gain * L_ref + offset (gain within 0.4-2.5) and each colour axis by an
+    offset, by least squares reweighted three times to the cells within 1.5 ``agree_lab``
+    (weight 1e-3 beyond). Sums in float64."""
+    k, n, _ = observed.shape
+    out = np.zeros(k)
+    w = np.empty(n)
+    res2 = np.empty(n)
+    far2 = (agree_lab * 1.5) ** 2
+    for i in range(k):
+        for j in range(n):
+            w[j] = 1.0 if inside[i, j] else 0.0
+        for _ in range(4):
+            sw = 1e-9
+            sr = 0.0
+            so = 0.0
+            sa = 0.0
+            sb = 0.0
+            for j in range(n):
+                sw += w[j]
+                sr += w[j] * reference[i, j, 0]
+                so += w[j] * observed[i, j, 0]
+                sa += w[j] * (np.float64(observed[i, j, 1]) - reference[i, j, 1])
+                sb += w[j] * (np.float64(observed[i, j, 2]) - reference[i, j, 2])
+            mr = sr / sw
+            mo = so / sw
+            oa = sa / sw
+            ob = sb / sw
+            var = 0.0
+            cov = 0.0
+            for j in range(n):
+                rc = reference[i, j, 0] - mr
+                var += w[j] * rc * rc
+                cov += w[j] * rc * (observed[i, j, 0] - mo)
+            gain = cov / max(var, 1e-6) if var > 1e-6 else 1.0
+            gain = min(max(gain, 0.4), 2.5)
+            off = mo - gain * mr
+            for j in range(n):
+                dl = observed[i, j, 0] - gain * reference[i, j, 0] - off
+                da = np.float64(observed[i, j, 1]) - reference[i, j, 1] - oa
+                db = np.float64(observed[i, j, 2]) - reference[i, j, 2] - ob
+                res2[j] = dl * dl + da * da + db * db
+                w[j] = ((1.0 if res2[j] < far2 else 0.0) + 1e-3) if inside[i, j] else 0.0
+        agree = 0
+        count = 0
+        for j in range(n):
+            if inside[i, j]:
+                count += 1
+                if res2[j] < agree_lab * agree_lab:
+                    agree += 1
+        out[i] = agree / max(count, 1)
+    return out
