@@ -742,9 +742,9 @@ def _markdown(
         "retrieved from the whole deck, whatever N; the retrieval and whole-frame search "
         "indexes hash every card's table keypoints once per deck (stored in deck.npz) and "
         "drop keys shared by more than 16 keypoints, so a query costs about the same "
-        "whatever N. The keypoint pass over the frame and finding the outlines (both "
-        "independent of N) take the largest shares of the time (`python -m "
-        "vision.identify.bench stages`).",
+        "whatever N. The keypoint pass over the frame (its ORB alone about a quarter of a "
+        "frame) and finding the outlines, both independent of N, take the largest shares of "
+        "the time (`python -m vision.identify.bench stages`).",
         "",
         "What fails and why: cards the codes miss are mostly far, small cards (column "
         '"< 55 px": markers of 20 mm and a QR code of 35 mm are then a few pixels a '

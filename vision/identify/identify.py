@@ -12,9 +12,9 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    (:func:`_frame_pass`, :func:`_by_places`): ORB keypoints of the whole frame, found once,
    looked up in the deck's index, place cards by where their votes gather
    (:func:`vision.identify.local.place_cards`); a place whose picture (its corners snapped
-   to the card's edges) names the card placed is named there, its corners fitted on the
-   card's keypoints round it. Then card outlines from edges, in what those cards and the
-   cards face down the pass placed leave
+   to the card's edges, matched as it lies) names the card placed is named there, its
+   corners fitted on the card's keypoints round it. Then card outlines from edges, in what
+   those cards and the cards face down the pass placed leave
    (:mod:`vision.identify.quads`; the card size from the codes or the table plane when
    known), each rectified and described by its whole appearance, matched to every
    reference (both ways up) at once, and accepted only when the best match is close enough,
