@@ -257,7 +257,7 @@ def _oriented(
     if desc is None or not kps:
         empty = np.zeros(0, np.float32)
         return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8), empty, empty)
-    xy = np.asarray(cv2.KeyPoint_convert(kps), np.float32).reshape(-1, 2)
+    xy = np.asarray(cv2.KeyPoint.convert(kps), np.float32).reshape(-1, 2)
     turn_size = np.array([(k.angle, k.size) for k in kps], np.float64).reshape(-1, 2)
     if scale != 1.0:
         xy = ((xy + 0.5) / scale - 0.5).astype(np.float32)
@@ -293,7 +293,7 @@ def window_keypoints(
     back = np.asarray(np.linalg.inv(m), np.float64)
     if desc is None or not kps:
         return Keypoints(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)), back
-    xy = np.asarray(cv2.KeyPoint_convert(kps), np.float32).reshape(-1, 2)
+    xy = np.asarray(cv2.KeyPoint.convert(kps), np.float32).reshape(-1, 2)
     return Keypoints(xy, np.asarray(desc, np.uint8)), back
 
 
