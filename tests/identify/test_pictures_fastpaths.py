@@ -1,6 +1,6 @@
 """The pictures path's fast paths equal the plain computations they replace: the two nearest
-descriptors (OpenCV's ``batchDistance``), the keypoint index's keys and nearest entries
-(unpacked bits, and every pair sharing a key), the appearance descriptor and agreement (their
+descriptors (OpenCV's ``batchDistance``), the keypoint index's keys (unpacked bits; its
+nearest entries: ``test_pictures_perspective.py``), the appearance descriptor and agreement (their
 numpy forms, to float rounding), the frame search's gathering test (its loop's first
 test, card by card), the plausible-quad check (corner by corner), the outline's support and
 the card-size test of unknown outlines."""
@@ -48,31 +48,6 @@ def test_index_keys_are_the_chosen_bits_of_each_descriptor() -> None:
     weights = 1 << np.arange(index._bits.shape[1], dtype=np.int64)
     plain = np.stack([bits[:, b] @ weights for b in index._bits])
     np.testing.assert_array_equal(index._keys(desc), plain)
-
-
-def test_index_nearest_is_the_nearest_entry_sharing_a_key() -> None:
-    rng = np.random.default_rng(6)
-    cards = [
-        local.Keypoints(np.zeros((n, 2), np.float32), _descriptors(rng, n)) for n in (60, 45, 80)
-    ]
-    index = local.KeypointIndex(cards, tables=6, key_bits=8)
-    query = np.concatenate([_descriptors(rng, 30), index.desc[::7]])
-    query[31] = query[30]  # the same descriptor twice
-    q, e = index.nearest(local.Keypoints(np.zeros((len(query), 2), np.float32), query))
-    qk, ek = index._keys(query), index._keys(index.desc)
-    want = {}
-    for i in range(len(query)):
-        shared = set()
-        for t in range(len(qk)):
-            bucket = np.flatnonzero(ek[t] == qk[t, i])
-            if len(bucket) <= local.INDEX_MAX_BUCKET:  # (crowded keys are left out)
-                shared.update(bucket.tolist())
-        pairs = [(int(np.unpackbits(query[i] ^ index.desc[j]).sum()), j) for j in shared]
-        best = min(pairs, default=None)  # lowest distance, then lowest entry
-        if best is not None and best[0] <= local.VERIFY_HAMMING:
-            want[i] = best[1]
-    assert dict(zip(q.tolist(), e.tolist(), strict=True)) == want
-    assert len(want) > 20 and want[30] == want[31]
 
 
 def _describe_plain(cells: np.ndarray) -> np.ndarray:

@@ -175,13 +175,22 @@ def test_index_lookup_is_its_plain_definition(tables: int, key_bits: int) -> Non
 
 def test_overlaps_any_is_any_overlap() -> None:
     rng = np.random.default_rng(2)
-    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
-    quads_px = [card * rng.uniform(0.5, 1.5) + rng.uniform(0, 400, 2) for _ in range(40)]
-    for q in quads_px[:10]:
-        others = quads_px[10:]
-        for share in (0.0, 0.3, 0.4):
-            expected = any(_overlap(q, o) > share for o in others)
-            assert _overlaps_any(q, others, share) is expected
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64) - (31.5, 44)
+    quads_px = []
+    for _ in range(60):  # cards of any size and turn, a few folded (corners out of order)
+        turn = rng.uniform(0, np.pi)
+        rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        q = card @ rotation.T * rng.uniform(0.5, 1.5) + rng.uniform(0, 300, 2)
+        quads_px.append(q[[0, 2, 1, 3]] if rng.random() < 0.1 else q)
+    hits = 0
+    for q in quads_px[:20]:
+        for n in (2, 6, 40):  # (fewer and more quads than are set apart in one pass)
+            others = quads_px[20 : 20 + n]
+            for share in (0.0, 0.3, 0.4, 0.5, 0.6):
+                expected = any(_overlap(q, o) > share for o in others)
+                assert _overlaps_any(q, others, share) is expected
+                hits += expected
+    assert 50 < hits < 250
     assert not _overlaps_any(quads_px[0], [], 0.3)
 
 
