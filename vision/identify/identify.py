@@ -792,22 +792,19 @@ def match_outlines(
     low = np.tile([float(o.support.min()) for o in outlines], len(variants))
     prob = picture_probability(cos1, cos1 - cos2, agree1, agree1 - agree2, support, low)
     prob[~check] = 0.0
-    out = []
-    for r in rows:
-        corners = allq[r]
-        if turned1[r]:
-            corners = np.roll(corners, 2, axis=0)
-        card = deck.cards[int(first[r])]
-        if card.turned:
-            corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
-        out.append(
-            PictureMatch(
-                int(r % m), card.id, corners, float(cos1[r]), float(cos1[r] - cos2[r]),
-                float(agree1[r]), float(agree2[r]), float(prob[r]), allq[r],
-                tuple(int(c) for c in shortlist[r]), float(back[r]),
-            )
-        )  # fmt: skip
-    return out
+    # The corners as printed: turned half round where the reference matched so, then a
+    # quarter for landscape cards (portrait order -> the landscape face's).
+    cards = [deck.cards[c] for c in first.tolist()]
+    shift = 2 * turned1 - np.array([c.turned for c in cards], np.intp)
+    printed = allq[rows[:, None], (np.arange(4)[None] - shift[:, None]) % 4]
+    columns = zip(
+        cards, printed, allq, cos1.tolist(), cos2.tolist(), agree1.tolist(), agree2.tolist(),
+        prob.tolist(), shortlist.tolist(), back.tolist(), strict=True,
+    )  # fmt: skip
+    return [
+        PictureMatch(r % m, card.id, corners, c1, c1 - c2, a1, a2, p, quad, tuple(short), b)
+        for r, (card, corners, quad, c1, c2, a1, a2, p, short, b) in enumerate(columns)
+    ]
 
 
 #: The picture decision: a logistic model of the probability that an outline's best
