@@ -328,6 +328,11 @@ def side_lines(
     return a_out, b_out, kept, found
 
 
+@njit(inline="always")
+def _four(out: NDArray[np.float64], a: float, b: float, c: float, d: float) -> None:
+    out[0], out[1], out[2], out[3] = a, b, c, d
+
+
 @njit(inline="always", error_model="numpy")
 def _corners_of_sides(
     out: NDArray[np.float64], row: int, r: NDArray[np.float64], nx: NDArray[np.float64],
@@ -390,33 +395,14 @@ def line_rectangles(
         pb_r[p] = s * rho[j]
         pa_n[p, 0], pa_n[p, 1] = normal[i, 0], normal[i, 1]
         pb_n[p, 0], pb_n[p, 1] = s * normal[j, 0], s * normal[j, 1]
-    # Two pairs at right angles.
-    both = 0
-    for p in range(m):
-        for q in range(p + 1, m):
-            cross = abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
-            short = min(dist[p], dist[q])
-            long_ = max(dist[p], dist[q])
-            if (
-                cross >= right_sin and lo_h <= long_ <= hi_h
-                and short_lo * long_ <= short <= short_hi * long_
-            ):  # fmt: skip
-                both += 1
-    # A pair and a line across it.
-    across = 0
-    for p in range(m):
-        for k in range(n):
-            cross = abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
-            if cross >= right_sin and k != pi[p] and k != pj[p]:
-                for factor in (1.0 / aspect, aspect):
-                    other = dist[p] * factor
-                    if lo_h <= max(other, dist[p]) <= hi_h:
-                        across += 2
-    out = np.empty((both + across, 4, 2))
+    # At most every two pairs, and every pair with every line four ways (filled in order,
+    # the rest cut off).
+    out = np.empty((m * (m - 1) // 2 + 4 * m * n, 4, 2))
     r = np.empty(4)
     nx = np.empty(4)
     ny = np.empty(4)
     row = 0
+    # Two pairs at right angles.
     for p in range(m):
         for q in range(p + 1, m):
             cross = abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
@@ -426,11 +412,12 @@ def line_rectangles(
                 cross >= right_sin and lo_h <= long_ <= hi_h
                 and short_lo * long_ <= short <= short_hi * long_
             ):  # fmt: skip
-                r[0], r[1], r[2], r[3] = pa_r[p], pa_r[q], pb_r[p], pb_r[q]
-                nx[0], nx[1], nx[2], nx[3] = pa_n[p, 0], pa_n[q, 0], pb_n[p, 0], pb_n[q, 0]
-                ny[0], ny[1], ny[2], ny[3] = pa_n[p, 1], pa_n[q, 1], pb_n[p, 1], pb_n[q, 1]
+                _four(r, pa_r[p], pa_r[q], pb_r[p], pb_r[q])
+                _four(nx, pa_n[p, 0], pa_n[q, 0], pb_n[p, 0], pb_n[q, 0])
+                _four(ny, pa_n[p, 1], pa_n[q, 1], pb_n[p, 1], pb_n[q, 1])
                 _corners_of_sides(out, row, r, nx, ny)
                 row += 1
+    # A pair and a line across it, the fourth side a card's other side away.
     for factor in (1.0 / aspect, aspect):
         for sign in (1.0, -1.0):
             for p in range(m):
@@ -440,22 +427,12 @@ def line_rectangles(
                 for k in range(n):
                     cross = abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
                     if cross >= right_sin and k != pi[p] and k != pj[p]:
-                        r[0], r[1], r[2], r[3] = pa_r[p], rho[k], pb_r[p], rho[k] + sign * other
-                        nx[0], nx[1], nx[2], nx[3] = (
-                            pa_n[p, 0],
-                            normal[k, 0],
-                            pb_n[p, 0],
-                            normal[k, 0],
-                        )
-                        ny[0], ny[1], ny[2], ny[3] = (
-                            pa_n[p, 1],
-                            normal[k, 1],
-                            pb_n[p, 1],
-                            normal[k, 1],
-                        )
+                        _four(r, pa_r[p], rho[k], pb_r[p], rho[k] + sign * other)
+                        _four(nx, pa_n[p, 0], normal[k, 0], pb_n[p, 0], normal[k, 0])
+                        _four(ny, pa_n[p, 1], normal[k, 1], pb_n[p, 1], normal[k, 1])
                         _corners_of_sides(out, row, r, nx, ny)
                         row += 1
-    return out
+    return out[:row]
 
 
 @njit(cache=True, nogil=True)
