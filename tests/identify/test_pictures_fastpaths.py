@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.identify import appearance, local
+from vision.identify import appearance, kernels, local
 from vision.identify.identify import _Candidate, _card_height, _card_sized, _height
 from vision.identify.quads import Outline
 
@@ -32,7 +32,7 @@ def test_two_nearest_equals_opencv_batch_distance() -> None:
         dist, idx = cv2.batchDistance(
             a, b, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2, update=0, crosscheck=False
         )
-        first, second, nearest = local.two_nearest(a, b)
+        first, second, nearest = kernels.two_nearest(a, b)
         np.testing.assert_array_equal(first, dist[:, 0])
         np.testing.assert_array_equal(second, dist[:, 1])
         np.testing.assert_array_equal(nearest, idx[:, 0])

@@ -92,8 +92,8 @@ def test_the_outlines_are_looked_for_in_what_the_named_cards_leave(
     frame, truth, _ = table_scene()
     grey = _grey(frame)
     named = [truth.card(c).corners_px.astype(np.float64) for c in FACE_UP]
-    everywhere, _ = card_outlines(grey, pickpic)
-    left, _ = card_outlines(grey, pickpic, cards=named)
+    everywhere = card_outlines(grey, pickpic)
+    left = card_outlines(grey, pickpic, cards=named)
     assert len(left) < len(everywhere)
 
     def on(outline: quads.Outline) -> bool:
@@ -148,7 +148,7 @@ def test_cards_face_down_are_placed_by_the_pass_and_outlined_no_more(
     for t in down:
         centre = t.corners_px.mean(axis=0)
         assert any(np.linalg.norm(b.mean(axis=0) - centre) < 10 for b in backs), t.card_id
-    outlines, _ = card_outlines(grey, pickpic, cards=backs)
+    outlines = card_outlines(grey, pickpic, cards=backs)
     assert not any(identify._overlaps_any(o.corners_px, backs, 0.5) for o in outlines)
     # Still reported: card-shaped, matching nothing.
     result = identify_frame(frame, pickpic, codes=None)

@@ -16,7 +16,9 @@ from vision.identify import ReferenceDeck, identify, identify_frame, local, quad
 from vision.identify.deck import build_deck
 from vision.identify.identify import (
     BACK_MIN_COSINE,
+    _backs_placed,
     _by_frame_search,
+    _frame_pass,
     _same_place,
     match_outlines,
 )
@@ -30,6 +32,12 @@ FACE_DOWN = ("pickpic-052", "pickpic-101")
 
 def _grey(frame: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _searched(frame: np.ndarray, deck: ReferenceDeck, chosen: list) -> list:
+    """The search over the whole frame on the frame's keypoint pass."""
+    grey = _grey(frame)
+    return _by_frame_search(frame, grey, deck, _frame_pass(grey, deck), chosen)
 
 
 def _near(corners: np.ndarray, truth: np.ndarray, share: float = 0.25) -> bool:
@@ -167,7 +175,7 @@ def test_frame_search_names_cards_at_their_places_and_no_foreign_card(
     pickpic: ReferenceDeck,
 ) -> None:
     frame, truth, _ = table_scene()
-    found = _by_frame_search(frame, _grey(frame), pickpic, [])
+    found = _searched(frame, pickpic, [])
     named = {c.card: c for c in found}
     assert set(FACE_UP) <= set(named)
     for c in found:
@@ -175,7 +183,7 @@ def test_frame_search_names_cards_at_their_places_and_no_foreign_card(
         assert t is not None and t.face == "front" and _near(c.corners, t.corners_px), c.card
         assert c.evidence == ("keypoints",)
     frame, truth, _ = mixed_scene()
-    found = _by_frame_search(frame, _grey(frame), pickpic, [])
+    found = _searched(frame, pickpic, [])
     assert found and all(c.card.startswith("pickpic") for c in found)
     for c in found:
         t = truth.card(c.card)
@@ -203,8 +211,8 @@ def test_frame_search_runs_when_no_outline_is_left(
 
 def test_frame_search_skips_cards_already_named(pickpic: ReferenceDeck) -> None:
     frame, _, _ = table_scene()
-    first = _by_frame_search(frame, _grey(frame), pickpic, [])
-    again = _by_frame_search(frame, _grey(frame), pickpic, first)
+    first = _searched(frame, pickpic, [])
+    again = _searched(frame, pickpic, first)
     assert first and not {c.card for c in again} & {c.card for c in first}
 
 
@@ -251,8 +259,9 @@ def test_frame_search_places_cards_face_down_and_no_face_up_one(
     pickpic: ReferenceDeck,
 ) -> None:
     frame, truth, _ = table_scene()
-    backs: list[np.ndarray] = []
-    found = _by_frame_search(frame, _grey(frame), pickpic, [], backs=backs)
+    frame_pass = _frame_pass(_grey(frame), pickpic)
+    backs = _backs_placed(frame, pickpic, frame_pass, [])
+    found = _by_frame_search(frame, _grey(frame), pickpic, frame_pass, [])
     assert set(FACE_UP) <= {c.card for c in found}  # the cards as before
     assert backs
     for place in backs:
@@ -669,7 +678,7 @@ def test_a_tiles_outline_is_not_named_by_a_weak_fit(pickpic: ReferenceDeck) -> N
     # frame's edge gives tiles' outlines; one fitted pickpic-107 by 10 inliers, its picture
     # agreeing enough for a weak fit. Two cards lie on the table.
     frame, truth = make_scene("features", "normal", scene_seed(1, 192))
-    outlines, _ = identify.card_outlines(_grey(frame), pickpic)
+    outlines = identify.card_outlines(_grey(frame), pickpic)
     assert any(o.source == "tiles" for o in outlines)
     found = identify_frame(frame, pickpic, codes=None)
     assert {r.card for r in found.cards} == {c.card_id for c in truth.cards}

@@ -37,7 +37,7 @@ def collect(
     for kind in ("features", "unknown"):
         for i, frame, truth in scenes(kind, "normal", n, seed, cache):
             grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
-            outlines, _ = card_outlines(grey, deck)
+            outlines = card_outlines(grey, deck)
             if not outlines:
                 continue
             for m in match_outlines(frame, outlines, deck):

@@ -537,7 +537,7 @@ def _by_pictures(
     # Nor do the cards face down the pass placed: their outlines (snapped to their edges) are
     # reported unknown as the outlines that look like the back are.
     face_down = _snapped_outlines(grads, backs)
-    outlines, _ = card_outlines(
+    outlines = card_outlines(
         grey, deck, grads, height, regions, found_markers, [*(c.corners for c in chosen), *backs]
     )
     outlines = [o for o in outlines if not _overlaps_any(o.corners_px, named, 0.4)]
@@ -580,7 +580,7 @@ def _by_pictures(
             )
         )  # fmt: skip
         used.add(m.outline)
-    chosen.extend(_by_frame_search(bgr, grey, deck, chosen, taken, markers, backs, frame_pass))
+    chosen.extend(_by_frame_search(bgr, grey, deck, frame_pass, chosen, taken, markers))
     # Outlines that look like the deck's back are cards face down too (the outlines found on
     # their pattern are not cards to verify).
     backs += [m.quad for m in matches if m.quad is not None and _looks_face_down(m)]
@@ -611,10 +611,10 @@ def card_outlines(
     regions: tuple[NDArray[np.uint8], float] | None = None,
     markers: tuple[NDArray[np.float64], NDArray[np.intp]] | None = None,
     cards: Sequence[NDArray[np.float64]] = (),
-) -> tuple[list[quads.Outline], NDArray[np.float64]]:
+) -> list[quads.Outline]:
     """The card outlines of a grey frame for ``deck``'s pictures
-    (:func:`vision.identify.quads.find_outlines`, told where the table's markers are and the
-    card's size there) and the (k, 4, 2) markers (:func:`table_markers`). ``grads``: the
+    (:func:`vision.identify.quads.find_outlines`, told where the table's markers are
+    (:func:`table_markers`) and the card's size there). ``grads``: the
     frame's :class:`~vision.identify.quads.Gradients` when already made; ``height``: the
     card's height (px) when known; ``regions``: the frame's
     :func:`~vision.identify.quads.silhouettes` when already made; ``markers``: what
@@ -624,23 +624,15 @@ def card_outlines(
     found, ids = markers if markers is not None else table_markers(grey)
     heights_at = _card_heights_at(found, ids, deck)
     if len(cards):
-        regions = _less_cards(regions if regions is not None else quads.silhouettes(grey), cards)
+        # What a cluster leaves once its cards named are taken out (grown by a mask pixel).
+        whole = regions if regions is not None else quads.silhouettes(grey)
+        regions = (_silhouettes_less(whole, cards, 3), whole[1])
         rows = np.array([[*q.mean(axis=0), _long_side(q)] for q in cards], np.float64)
         heights_at = rows if heights_at is None else np.concatenate([heights_at, rows])
-    outlines = quads.find_outlines(
+    return quads.find_outlines(
         grey, aspect=deck.aspect, grads=grads, height_px=height, not_cards=found,
         heights_at=heights_at, regions=regions,
     )  # fmt: skip
-    return outlines, found
-
-
-def _less_cards(
-    regions: tuple[NDArray[np.uint8], float], cards: Sequence[NDArray[np.float64]]
-) -> tuple[NDArray[np.uint8], float]:
-    """The silhouettes ``regions`` (:func:`~vision.identify.quads.silhouettes`) less the
-    (4, 2) places of ``cards`` (grown by a pixel of the mask), opened as the silhouettes are:
-    what a cluster leaves once its cards named are taken out."""
-    return _silhouettes_less(regions, cards, 3), regions[1]
 
 
 def _silhouettes_less(
@@ -1230,10 +1222,9 @@ def _by_places(
     likest = {m.outline: m for m in match_outlines(bgr, outlines, deck, grown=False)}
     chosen: list[_Candidate] = []
     for i, p in enumerate(places):
-        match = likest.get(i)
-        if match is None or match.probability < t.accept or match.card != ids[p.card]:
+        m = likest.get(i)
+        if m is None or m.probability < t.accept or m.card != ids[p.card]:
             continue
-        m = match
         if any(c.card == m.card for c in chosen):
             continue
         if _overlaps_any(m.corners, [*taken, *(c.corners for c in chosen)], 0.4):
@@ -1330,19 +1321,17 @@ def _by_frame_search(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
     deck: ReferenceDeck,
+    frame_pass: FramePass,
     chosen: list[_Candidate],
     taken: Sequence[NDArray[np.float64]] = (),
     squares: NDArray[np.float64] | None = None,
-    backs: list[NDArray[np.float64]] | None = None,
-    frame_pass: FramePass | None = None,
 ) -> list[_Candidate]:
     """Cards found by the keypoints of the whole frame outside the cards already named
     (``chosen``, and the (4, 2) outlines ``taken`` of cards named by their codes; ``squares``
     (k, 4, 2) the table's markers, for its perspective): each card the keypoint pass
-    (``frame_pass``; made here when not given, and then the (4, 2) places of cards lying
-    face down, where the deck's back is known and placed, are added to ``backs``) places
-    away from them, by at least :data:`local.FRAME_SEARCH_MIN_INLIERS` inliers outside them,
-    is verified in the window round that place as an undecided outline is (against the cards
+    (``frame_pass``) places away from them, by at least
+    :data:`local.FRAME_SEARCH_MIN_INLIERS` inliers outside them (the deck's back aside), is
+    verified in the window round that place as an undecided outline is (against the cards
     its appearance there shortlists too), and its picture must agree where the fit puts it
     (:data:`RETRIEVED_MIN_AGREE`). Finds cards that have no outline of their own."""
     ids = deck.ids
@@ -1350,10 +1339,6 @@ def _by_frame_search(
     used = {i for i, c in enumerate(ids) if c in names}
     named = [c.corners for c in chosen] + list(taken)
     back = deck.frame_back
-    if frame_pass is None:
-        frame_pass = _frame_pass(grey, deck)
-        if backs is not None:
-            backs.extend(_backs_placed(bgr, deck, frame_pass, named))
     mask = np.zeros(grey.shape, np.uint8)
     for corners in named:
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)

@@ -305,21 +305,10 @@ def ratio_matches(
     empty = np.zeros(0, np.intp)
     if len(reference) < 1 or len(frame) < 2:
         return empty, empty
-    first, second, nearest = two_nearest(reference.desc, frame.desc)
+    first, second, nearest = kernels.two_nearest(reference.desc, frame.desc)
     ok = (first < ratio * second.astype(np.float64)) & (first <= VERIFY_HAMMING)
     rows = np.flatnonzero(ok)
     return rows.astype(np.intp), nearest[rows]
-
-
-def two_nearest(
-    a: NDArray[np.uint8], b: NDArray[np.uint8]
-) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.intp]]:
-    """For each of (n, 32) descriptors ``a``: the Hamming distances to its nearest and second
-    nearest of (m, 32) descriptors ``b`` (m >= 2), and the nearest's index (the lowest among
-    equals): what ``cv2.batchDistance(a, b, K=2, normType=NORM_HAMMING)`` gives, in about a fifth
-    of the time of popcounts in numpy and less again of OpenCV's (it calls a function per
-    pair): :func:`vision.identify.kernels.two_nearest`."""
-    return kernels.two_nearest(a, b)
 
 
 @dataclass(frozen=True, eq=False)
