@@ -4,14 +4,17 @@
 overlay (card outlines, the Picmix objective, ...), whose turn and what is going on, the
 scores, the last events (rejected ones in red with their reason), what the assistant asks,
 the last correction, and the keys. The same picture goes to the window (``pictable play``)
-and to the annotated video (``--headless``, ``pictable demo``).
+and to the annotated video (``--headless``, ``pictable demo``), which ``open_video_writer``
+writes as a video browsers play and a killed session leaves readable.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -160,12 +163,183 @@ def draw_view(
     return img
 
 
-def open_video_writer(path: str | Path, shape: tuple[int, ...], fps: float) -> cv2.VideoWriter:
-    """An MP4 writer for annotated frames of ``shape`` (H, W, 3); ``OSError`` when it cannot
-    be opened. The folder is created."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    h, w = shape[:2]
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), float(fps or 10.0), (w, h))
-    if not writer.isOpened():
-        raise OSError(f"cannot write the video {path}")
-    return writer
+VIDEO_CODECS: tuple[str, ...] = ("libx264", "libvpx-vp9")
+"""The annotated video's encoders (FFmpeg's names, through PyAV), tried in order: H.264 plays
+in every browser; VP9 serves a PyAV built without x264 (Chromium and Firefox play it)."""
+WEBM_CODECS = frozenset({"libvpx-vp9"})
+"""The encoders a ``.webm`` file may hold (WebM admits VP8, VP9 and AV1 only)."""
+ENCODER_OPTIONS: dict[str, dict[str, str]] = {
+    # Fast enough for the live loop at 1280x720 (about 13 ms a frame), and nothing held in a
+    # lookahead, so each frame reaches its fragment as soon as it is written.
+    "libx264": {"preset": "veryfast", "tune": "zerolatency", "crf": "23"},
+    "libvpx-vp9": {
+        "deadline": "realtime",
+        "cpu-used": "8",
+        "lag-in-frames": "0",
+        "row-mt": "1",
+        "crf": "32",
+        "b": "0",
+    },
+}
+KEYFRAME_S = 1.0
+"""Seconds between keyframes, hence between fragments (MP4) or clusters (WebM): at most about
+this much of the end of the video is lost when the process is killed."""
+# Fragmented MP4 writes each fragment's index with it (not one index at the end), so a
+# killed session's file plays up to its last fragment; WebM is written cluster by cluster.
+# flush_packets hands each finished piece to the system at once instead of leaving it in
+# FFmpeg's write buffer.
+FRAGMENTED_MP4 = {"movflags": "frag_keyframe+empty_moov+default_base_moof", "flush_packets": "1"}
+PROGRESSIVE_WEBM = {"cluster_time_limit": str(round(KEYFRAME_S * 1000)), "flush_packets": "1"}
+CONTAINERS: dict[str, tuple[str, dict[str, str]]] = {
+    ".mp4": ("mp4", FRAGMENTED_MP4),
+    ".m4v": ("mp4", FRAGMENTED_MP4),
+    ".webm": ("webm", PROGRESSIVE_WEBM),
+}
+"""Per file suffix: FFmpeg's muxer and its options."""
+DEFAULT_FPS = 10.0
+FALLBACK_FOURCC = "mp4v"
+
+
+class VideoWriter(Protocol):
+    """What ``open_video_writer`` returns: ``write`` one frame, ``release`` at the end."""
+
+    codec: str
+    browser_playable: bool
+
+    def write(self, frame: NDArray[np.uint8]) -> None: ...
+
+    def release(self) -> None: ...
+
+
+def _check_frame(frame: object, shape: tuple[int, int, int]) -> NDArray[np.uint8]:
+    """``frame`` if it is an array of ``shape`` (H, W, 3) uint8; ``ValueError`` otherwise."""
+    if not (isinstance(frame, np.ndarray) and frame.shape == shape and frame.dtype == np.uint8):
+        got = f"{frame.shape} {frame.dtype}" if isinstance(frame, np.ndarray) else type(frame)
+        raise ValueError(f"frame must be {shape} uint8, got {got}")
+    return frame
+
+
+class BrowserVideo:
+    """An annotated video a browser plays, encoded with PyAV: H.264 (else VP9) in fragmented
+    MP4, or VP9 in WebM, written piece by piece so that a killed process leaves a file that
+    plays up to its last keyframe. Frames of odd width or height are padded by one pixel
+    (4:2:0 video needs even sizes), so the file's frames are then one pixel larger."""
+
+    browser_playable = True
+
+    def __init__(self, path: Path, size_hw: tuple[int, int], fps: float, codec: str) -> None:
+        import av
+
+        muxer, options = CONTAINERS[path.suffix.lower()]
+        h, w = size_hw
+        self.path = path
+        self.codec = codec
+        self._shape = (h, w, 3)
+        self._pad = (h % 2, w % 2)
+        rate = Fraction(fps).limit_denominator(1001)
+        self._time_base = 1 / rate
+        try:
+            self._container = av.open(str(path), "w", format=muxer, container_options=options)
+            stream = self._container.add_stream(
+                codec, rate=rate, options=ENCODER_OPTIONS.get(codec, {})
+            )
+            if not isinstance(stream, av.video.stream.VideoStream):
+                raise OSError(f"cannot write the video {path}: {codec} is not a video encoder")
+            stream.width, stream.height = w + self._pad[1], h + self._pad[0]
+            stream.pix_fmt = "yuv420p"
+            stream.codec_context.gop_size = max(1, round(fps * KEYFRAME_S))
+        except av.error.FFmpegError as exc:
+            raise OSError(f"cannot write the video {path}: {exc}") from exc
+        self._stream = stream
+        self._frame = av.VideoFrame
+        self._n = 0
+        self._closed = False
+
+    def write(self, frame: NDArray[np.uint8]) -> None:
+        """Encodes one (H, W, 3) uint8 BGR frame of the size given at opening."""
+        image = _check_frame(frame, self._shape)
+        if any(self._pad):
+            image = np.asarray(
+                cv2.copyMakeBorder(image, 0, self._pad[0], 0, self._pad[1], cv2.BORDER_REPLICATE),
+                np.uint8,
+            )
+        picture = self._frame.from_ndarray(np.ascontiguousarray(image), format="bgr24")
+        picture.pts, picture.time_base = self._n, self._time_base
+        self._n += 1
+        self._container.mux(self._stream.encode(picture))
+
+    def release(self) -> None:
+        """Flushes the encoder and closes the file (a second call does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._container.mux(self._stream.encode(None))
+        finally:
+            self._container.close()
+
+
+class FallbackVideo:
+    """OpenCV's MPEG-4 Part 2 writer, used when PyAV has no encoder a browser plays: desktop
+    players read the file, browsers do not, and a killed process leaves it unreadable."""
+
+    browser_playable = False
+    codec = "mpeg4"
+
+    def __init__(self, path: Path, size_hw: tuple[int, int], fps: float) -> None:
+        h, w = size_hw
+        self._shape = (h, w, 3)
+        self._writer = cv2.VideoWriter(
+            str(path), cv2.VideoWriter.fourcc(*FALLBACK_FOURCC), fps, (w, h)
+        )
+        if not self._writer.isOpened():
+            raise OSError(f"cannot write the video {path}")
+
+    def write(self, frame: NDArray[np.uint8]) -> None:
+        """Encodes one (H, W, 3) uint8 BGR frame of the size given at opening."""
+        self._writer.write(_check_frame(frame, self._shape))
+
+    def release(self) -> None:
+        """Writes the file's index and closes it."""
+        self._writer.release()
+
+
+def browser_codec(suffix: str) -> tuple[str | None, str]:
+    """The first of ``VIDEO_CODECS`` that PyAV can encode into a file ending in ``suffix``
+    (``".mp4"``), and ``""``; or None and the reason there is none."""
+    try:
+        import av
+    except ImportError:
+        return None, "PyAV (the Python package av) is not installed"
+    if suffix not in CONTAINERS:
+        return None, f"{suffix or 'a file without a suffix'} is not a browser video (.mp4, .webm)"
+    allowed = [c for c in VIDEO_CODECS if suffix != ".webm" or c in WEBM_CODECS]
+    for name in allowed:
+        try:
+            av.Codec(name, "w")
+        except ValueError:  # av's UnknownCodecError: not in this build of FFmpeg
+            continue
+        return name, ""
+    return None, "PyAV has no H.264 or VP9 encoder (" + ", ".join(allowed) + ")"
+
+
+def open_video_writer(path: str | Path, shape: tuple[int, ...], fps: float) -> VideoWriter:
+    """A writer of annotated frames of ``shape`` (H, W, 3) at ``fps`` into ``path`` (the
+    folder is created): a ``BrowserVideo`` for ``.mp4`` and ``.webm``, else, or when PyAV
+    cannot encode, OpenCV's MPEG-4 Part 2 after saying so on stderr. ``OSError`` when the
+    file cannot be written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size_hw = (int(shape[0]), int(shape[1]))
+    rate = float(fps) if fps and np.isfinite(fps) and fps > 0 else DEFAULT_FPS
+    codec, why = browser_codec(path.suffix.lower())
+    if codec is not None:
+        return BrowserVideo(path, size_hw, rate, codec)
+    print(
+        f"pictable: {why}: the video {path} is written as MPEG-4 Part 2, which desktop players "
+        "read but a browser does not play, and which is unreadable if pictable is killed. "
+        "For a browser video, write a .mp4 file with PyAV installed (pip install av).",
+        file=sys.stderr,
+        flush=True,
+    )
+    return FallbackVideo(path, size_hw, rate)

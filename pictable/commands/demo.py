@@ -38,6 +38,9 @@ examples:
   pictable demo picasso --page     one game, with the live scoreboard page served
   pictable demo --seed 7           another rendered session
 
+The demo opens no window (there is no --headless to give): the annotated videos are
+written to --out instead, unless --no-video.
+
 Exit status: 0 every game scored as its truth, 1 a game's scores differ from the truth
 (or an example event was refused), 2 bad arguments.
 """
@@ -188,6 +191,7 @@ def _camera_game(game: str, args: argparse.Namespace, out: Path, db: Path) -> di
         "events": events,
         "truth_events": [json.dumps(e) for e in session.events],
         "video": video_out.name if video_out is not None else None,
+        "video_playable": writer is None or writer.browser_playable,
     }
 
 
@@ -256,6 +260,13 @@ def _write_page(out: Path, results: list[dict[str, Any]]) -> None:
             name = html.escape(r["video"])
             parts.append(f"<p><video controls src='{name}'></video><br>")
             parts.append(f"<a href='{name}'>{name}</a> (annotated live view)</p>")
+            if r.get("video_playable") is False:
+                parts.append(
+                    "<p class='bad'>This video does not play in a browser: it is MPEG-4 "
+                    "Part 2, written because PyAV (the Python package av) or its H.264 and "
+                    "VP9 encoders were missing. Open it in a desktop player, or install PyAV "
+                    "and run the demo again.</p>"
+                )
         parts.append("<h3>Events</h3><ol>")
         for line in r["events"]:
             try:
