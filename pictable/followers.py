@@ -11,8 +11,11 @@ tracker (the readers under it are stateless per frame) behind one protocol, so t
 - ``prompt()``: what the assistant asks the players now (None when nothing);
 - ``overlay()``: what to draw for the last frame: ``{"kind": "quad", "corners_px":
   [[x, y]] * 4, "label": str}`` or ``{"kind": "text", "xy": [x, y], "label": str}``;
-- ``resume(summary)`` (optional): bring the tracker in line with a stored session's state
-  (``State.summary()``) after a restart.
+- ``resume(summary, events)`` (optional): bring the tracker in line with a stored session
+  after a restart: ``summary`` is its state (``State.summary()``), ``events`` its log (the
+  events in force, oldest first, ``start`` included). The frames that follow may come from
+  where the table is now (a camera) or from the start of a recording played again: what
+  the log already holds is not emitted twice.
 
 ``make_follower(game, players, ...)`` picks the follower of a game; games whose camera
 reader is not built yet raise ``NoFollower`` with a message saying so. ``calibration`` is the
@@ -155,15 +158,23 @@ class PicassoFollower:
         items.append({"kind": "text", "xy": corner, "label": text})
         return items
 
-    def resume(self, summary: Mapping[str, Any]) -> None:
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """The turn of a stored session: its builder builds next, and a card already drawn
-        means the build is under way."""
+        means the build is under way (its last build, from ``events``, is not emitted
+        again)."""
         builder = summary.get("builder")
         if builder not in self.players:
             return
         card = summary.get("card")
+        pieces: dict[str, int] | None = None
+        for e in events:
+            kind = e.get("type")
+            if kind == "build" and isinstance(e.get("pieces"), Mapping):
+                pieces = {str(k): int(n) for k, n in e["pieces"].items()}
+            elif kind in ("draw", "guess", "give_up"):
+                pieces = None  # a build belongs to its turn
         self.tracker.resume_turn(
-            str(builder), str(card) if card else None, built=bool(summary.get("cost"))
+            str(builder), str(card) if card else None, built=pieces is not None, pieces=pieces
         )
 
 
@@ -232,7 +243,7 @@ class PicmixFollower:
         label = f"objective: {', '.join(items)}"
         return [{"kind": "quad", "corners_px": quad.tolist(), "label": label}]
 
-    def resume(self, summary: Mapping[str, Any]) -> None:
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """The objective in play is not revealed twice; objectives already claimed are not
         revealed again."""
         objective = summary.get("objective") or {}

@@ -123,8 +123,14 @@ class LivePipeline:
         self._inbox: queue.Queue[tuple[str, queue.Queue[str] | None]] = queue.Queue()
         self._published: tuple[str | None, str | None, str | None] | None = None
         resume = getattr(follower, "resume", None)
-        if callable(resume) and store.session(session_id).events:
-            resume(self.state.summary())
+        stored = store.session(session_id).events
+        if callable(resume) and stored:
+            # The summary says where the game stands; the log says what the table held
+            # (a round's cards, the last build), which a summary does not list.
+            log_events = [
+                dict(e.obj) for e in store.events(session_id) if e.in_force and e.obj is not None
+            ]
+            resume(self.state.summary(), log_events)
         self.publish()
 
     # ------------------------------------------------------------------ frames
@@ -203,7 +209,12 @@ class LivePipeline:
             else:
                 text = f"{kind}: is the {what or 'reading'} right?"
             return {"id": f"{kind}-{record.seq}", "text": text, "kind": "confirm"}
-        if kind == "guess":
+        if kind == "guess" and _asks(e):
+            text = (
+                f"{e.get('player')} guessed the word, but no build was seen on the board: "
+                "scored as an empty board (10 to the builder). Right? (n withdraws the guess)"
+            )
+        elif kind == "guess":
             text = f"{e.get('player')} guessed the word: right?"
         elif kind == "claim":
             last = self.state.summary().get("last_claim") or {}

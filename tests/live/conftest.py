@@ -39,3 +39,22 @@ def video_frames(path: Path) -> Iterator[np.ndarray]:
             yield frame
     finally:
         cap.release()
+
+
+@pytest.fixture(scope="session")
+def pickpic_session(render_cache: Path) -> RenderedSession:
+    return rendered_session("pickpic", 1, cache=render_cache)
+
+
+@pytest.fixture(scope="session")
+def picflip_session(render_cache: Path) -> RenderedSession:
+    return rendered_session("picflip", 1, cache=render_cache)
+
+
+def video_fps(path: Path) -> float:
+    """The frame rate a video file declares."""
+    cap = cv2.VideoCapture(str(path))
+    try:
+        return float(cap.get(cv2.CAP_PROP_FPS))
+    finally:
+        cap.release()

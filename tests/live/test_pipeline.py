@@ -29,6 +29,7 @@ class Scripted:
         self.script = script
         self.frames = 0
         self.resumed: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
 
     def start_event(self) -> dict[str, Any]:
         return self.start
@@ -51,8 +52,9 @@ class Scripted:
             {"kind": "text", "xy": [5, 60], "label": "hello"},
         ]
 
-    def resume(self, summary: dict[str, Any]) -> None:
+    def resume(self, summary: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self.resumed = summary
+        self.log = events
 
 
 PICASSO = {"type": "start", "game": "picasso", "players": ["Ana", "Ben"]}
@@ -221,6 +223,7 @@ def test_a_resumed_session_brings_the_follower_in_line(tmp_path: Path) -> None:
     follower = Scripted(PICASSO, {})
     again = LivePipeline(store, pipe.session_id, follower)
     assert follower.resumed is not None and follower.resumed["card"] == "picasso-001"
+    assert [e["type"] for e in follower.log] == ["start", "draw"]  # the log, in order
     assert again.state.summary() == pipe.state.summary()
 
 

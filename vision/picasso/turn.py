@@ -13,6 +13,13 @@ in seconds (``TurnSettings``), confirmed with ``vision.tracker.Debouncer``:
   still again (no motion for ``still_s``) and the board is clear, the new object on the table
   (the difference with the last still frame before the card was shown again, outside the
   board) is the card; the seat whose zone holds it names the guesser.
+- **the card shown again before any build was seen** is ambiguous: a word guessed on an
+  empty board (worth 10 to the builder by the rulebook), or the drawn card shown once more
+  (a session resumed from the start of its video, a builder showing it twice). The board is
+  then still followed: a build that settles means the turn goes on (the build is emitted
+  and the card must be shown again), and a guess is taken only on an empty board, marked
+  ``meta.ask`` so that the players confirm it: seen from a camera, a guess with no build
+  is far more likely a missed build than an empty board.
 
 Seat zones, in order of preference: the seats of a calibration file (table millimetres,
 through play-area markers 0-3 when they are in view); seats laid out round the play area
@@ -43,7 +50,7 @@ from calibration.seats import Seat, layout_seats, zone_of
 from vision.picasso.cardid import MarkerTable, identify_held_card, kit_marker_table
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reader import read_board
-from vision.picasso.reading import BoardReading
+from vision.picasso.reading import COST, COUNT_KEYS, BoardReading
 from vision.sources.guard import check_frame
 from vision.tracker import Debouncer
 
@@ -64,6 +71,9 @@ class TurnSettings:
     board_interval_s: float = 0.1
     #: a card held up is looked for at most this often (s)
     card_interval_s: float = 0.1
+    #: after a restart mid-turn, the drawn card is looked for on the table at most this
+    #: often (s), until it is seen shown again
+    resumed_look_s: float = 0.5
 
 
 @dataclass
@@ -72,6 +82,14 @@ class _State:
     phase: str = "draw"  # draw -> build -> placing -> (next turn) draw
     card: str | None = None
     built: bool = False
+    #: the card was shown again before any build was seen (see the module docstring)
+    unbuilt: bool = False
+    #: after a restart, the build stored before it, until the board is seen to hold it
+    #: again: a recording played again from its start shows the earlier boards first
+    recorded: dict[str, int] | None = None
+    #: after a restart mid-turn, until the card is seen shown again: it may have been shown
+    #: while nothing watched, and lie at the guesser's seat already
+    unshown: bool = False
     reference: NDArray[np.uint8] | None = None  # last still frame (1/4 size) while building
     still_since: float | None = None
     last_small: NDArray[np.uint8] | None = None
@@ -100,6 +118,7 @@ class PicassoTurnTracker:
         self._read_t: float | None = None
         self._card_t: float | None = None
         self._card: str | None = None
+        self._look_t: float | None = None
         #: the last board reading (for the live view); None before the first
         self.last_reading: BoardReading | None = None
         self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
@@ -116,15 +135,27 @@ class PicassoTurnTracker:
         card shown again, waiting for it to be laid at the guesser's seat)."""
         return self._state.phase
 
-    def resume_turn(self, builder: str, card: str | None = None, built: bool = False) -> None:
+    def resume_turn(
+        self,
+        builder: str,
+        card: str | None = None,
+        built: bool = False,
+        pieces: dict[str, int] | None = None,
+    ) -> None:
         """Resume a stored game: ``builder`` builds this turn; ``card`` already drawn (the
         build under way, ``built`` when a build was recorded) or None (waiting for the draw).
-        Raises ValueError for a builder who is not a player."""
+        ``pieces``: the last build recorded (its counts), so that the same board seen again
+        is not emitted twice. Raises ValueError for a builder who is not a player."""
         if builder not in self.players:
             raise ValueError(f"{builder!r} is not one of the players {self.players!r}")
-        self._state = _State(turn=self.players.index(builder))
+        self._state = st = _State(turn=self.players.index(builder))
+        self._builds.reset()
         if card is not None:
-            self._state.phase, self._state.card, self._state.built = "build", card, built
+            st.phase, st.card, st.built = "build", card, built or pieces is not None
+            st.unshown = True
+            if pieces is not None:
+                st.recorded = {k: int(pieces.get(k, 0)) for k in COUNT_KEYS}
+                self._builds.reset(_counts_key(st.recorded))
 
     # ------------------------------------------------------------------ per frame
     def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
@@ -159,6 +190,7 @@ class PicassoTurnTracker:
         out: list[dict[str, Any]] = []
         seen = self._cards.update(card or "", t)
         if seen:  # a card newly confirmed in view
+            st.unshown = False
             if st.phase == "draw":
                 st.card = seen
                 st.phase = "build"
@@ -166,34 +198,56 @@ class PicassoTurnTracker:
                 out.append({"type": "draw", "player": self.builder, "card": seen, "t": _t(t)})
             elif st.phase == "build" and seen == st.card:
                 st.phase = "placing"  # shown again: the word was guessed
-        if st.phase == "build" and not skipped:
+                st.unbuilt = not st.built or st.recorded is not None
+        building = st.phase == "build" or (st.phase == "placing" and st.unbuilt)
+        if building and not skipped:
             clear = board is not None and not board.occluded and card is None
             counts = board.counts if clear and board is not None else None
-            key = None if counts is None else tuple(counts[k] for k in sorted(counts))
+            key = None if counts is None else _counts_key(counts)
+            if st.recorded is not None and key == _counts_key(st.recorded):
+                st.recorded = None  # caught up with the build stored before the restart
+                st.unbuilt = False  # so a card shown again since was the guess
             confirmed = self._builds.update(key, t, blocked=not clear)
             # An empty board before anything was built is no build.
             if confirmed is not None and counts is not None and (any(counts.values()) or st.built):
-                st.built = True
-                out.append({"type": "build", "pieces": dict(counts), "t": _t(t)})
-            if clear and still:
+                if st.recorded is not None and _cost(counts) < _cost(st.recorded):
+                    pass  # an earlier board of a recording played again: stored already
+                else:
+                    st.recorded = None
+                    st.built = True
+                    out.append({"type": "build", "pieces": dict(counts), "t": _t(t)})
+                if st.phase == "placing":
+                    # The card shown before anything was built was not the guess: the
+                    # build goes on, and the card must be shown again.
+                    st.phase, st.unbuilt = "build", False
+            if st.phase == "build" and clear and still:
                 st.reference = _quarter(frame)
-        elif (
-            st.phase == "placing"
-            and card is None
+        settled = (
+            card is None
             and still
             and st.still_since is not None
             and t - st.still_since >= self.settings.still_s - 1e-3
             and board is not None
             and not board.occluded
-        ):
+        )
+        pieces_on = board is not None and any(board.seen_counts.values())
+        guesser = None
+        # With no build seen, a guess only on a board seen empty (pieces on it are a build
+        # still to settle).
+        if settled and st.phase == "placing" and not (st.unbuilt and pieces_on):
             guesser = self._placed_at(frame, gray)
-            if guesser is not None:
-                out.append({"type": "guess", "player": guesser, "t": _t(t)})
-                st.turn += 1
-                st.phase = "draw"
-                st.card = None
-                st.built = False
-                st.reference = None
+        elif (
+            settled
+            and st.phase == "build"
+            and st.unshown
+            and st.recorded is None  # the board as stored, or more: not a replayed past
+            and (st.built or not pieces_on)
+            and (self._look_t is None or t - self._look_t >= self.settings.resumed_look_s - 1e-6)
+        ):
+            self._look_t = t
+            guesser = self._card_seat(frame, gray)
+        if guesser is not None:
+            out.append(self._guess(guesser, t))
         st.last = (frame, gray, t) if (still and card is None) else None
         self.events.extend(out)
         return out
@@ -208,11 +262,24 @@ class PicassoTurnTracker:
             frame, gray, t = st.last
             guesser = self._placed_at(frame, gray)
             if guesser is not None:
-                out.append({"type": "guess", "player": guesser, "t": _t(t)})
-                st.turn += 1
-                st.phase = "draw"
+                out.append(self._guess(guesser, t))
         self.events.extend(out)
         return out
+
+    def _guess(self, guesser: str, t: float) -> dict[str, Any]:
+        """The guess event, and the next turn. A guess with no build seen this turn asks the
+        players to confirm it (``meta.ask``)."""
+        st = self._state
+        event: dict[str, Any] = {"type": "guess", "player": guesser, "t": _t(t)}
+        if st.unbuilt or not st.built:
+            event["meta"] = {"ask": "no build seen"}
+        st.turn += 1
+        st.phase = "draw"
+        st.card = None
+        st.built = st.unbuilt = st.unshown = False
+        st.recorded = None
+        st.reference = None
+        return event
 
     # ------------------------------------------------------------------ helpers
     def _still(self, gray: NDArray[np.uint8], t: float) -> bool:
@@ -240,7 +307,9 @@ class PicassoTurnTracker:
         """The player at whose place the handed card lies, or None if no card is found."""
         st = self._state
         if st.reference is None:
-            return None
+            # No still view of the table from before (a restart with the card in hand):
+            # the card itself, found on the table by its printed codes.
+            return self._card_seat(frame, gray)
         small = _quarter(frame)
         diff = cv2.absdiff(
             cv2.GaussianBlur(small, (5, 5), 0), cv2.GaussianBlur(st.reference, (5, 5), 0)
@@ -268,6 +337,28 @@ class PicassoTurnTracker:
         if seat is None or seat == self.builder:
             return None
         return seat
+
+    def _card_seat(self, frame: NDArray[np.uint8], gray: NDArray[np.uint8]) -> str | None:
+        """The seat where the drawn card lies, found by its codes outside the board; None
+        when it is not found there or lies at the builder's seat."""
+        st = self._state
+        if st.card is None:
+            return None
+        from vision.identify import identify_frame
+
+        fit = self._board_fit
+        for reading in identify_frame(frame).cards:
+            if reading.card != st.card:
+                continue
+            centre_px = np.asarray(reading.corners_px, np.float64).mean(axis=0)
+            if fit is not None:
+                x, y = fit.to_mm(centre_px.reshape(1, 2))[0]
+                w, h = fit.size_mm
+                if -40.0 <= x <= w + 40.0 and -40.0 <= y <= h + 40.0:
+                    return None  # on the board or its frame: not handed to anyone
+            seat = self._seat_at(gray, centre_px)
+            return None if seat == self.builder else seat
+        return None
 
     @property
     def _board_fit(self) -> PlaneFit | None:
@@ -310,6 +401,15 @@ def _quarter(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
         cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA),
         np.uint8,
     )
+
+
+def _cost(counts: dict[str, int]) -> int:
+    return sum(COST[k] * int(counts.get(k, 0)) for k in COUNT_KEYS)
+
+
+def _counts_key(counts: dict[str, int]) -> tuple[int, ...]:
+    """A board's counts as the build debouncer compares them (pieces in name order)."""
+    return tuple(int(counts.get(k, 0)) for k in sorted(COUNT_KEYS))
 
 
 def _t(t: float) -> float:

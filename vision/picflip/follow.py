@@ -28,6 +28,7 @@ also tells the winner.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,6 +121,9 @@ class PicFlipFollower:
         self._clock: float | None = None  # when the countdown's describe window started
         self._shape: tuple[int, int] = (720, 1280)
         self._last_t = 0.0
+        #: after a restart, the cards laid before it, in order (rejected ones included),
+        #: until a new card is laid: a recording played again lays them again first
+        self._replay: list[str] = []
 
     # ------------------------------------------------------------------ protocol
     def start_event(self) -> dict[str, Any]:
@@ -144,8 +148,14 @@ class PicFlipFollower:
         out: list[dict[str, Any]] = []
         on_pile = {p.card for p in self.pile}
         for tr in sorted(settled, key=lambda tr: tr.still_since):
-            if tr.face != "up" or tr.card in on_pile or tr.card in self.returning:
+            if tr.face != "up" or tr.card in self.returning:
                 continue
+            if self._replay and tr.card == self._replay[0]:
+                self._replay.pop(0)  # a recording played again: laid before the restart
+                continue
+            if tr.card in on_pile:
+                continue
+            self._replay = []  # a card never laid: the table has moved on
             out.extend(self._laid(tr, t))
             on_pile.add(tr.card)
         self.events.extend(out)
@@ -172,15 +182,34 @@ class PicFlipFollower:
         self.events.append(ev)
         return ev
 
-    def resume(self, summary: dict[str, Any]) -> None:
-        """After a restart, follow on from a stored session (``State.summary()``): the cards
-        left and the card on top of the pile (described or still open to a challenge)."""
+    def resume(self, summary: dict[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """After a restart, follow on from a stored session: ``summary`` its state
+        (``State.summary()``: the cards left, the card on top of the pile, described or
+        still open to a challenge), ``events`` its log, which gives the whole pile: a card
+        already on it is not laid again, and cards laid again in the log's order (a
+        recording played from its start) are passed over until a new one is laid."""
         left = summary.get("cards_left")
         if isinstance(left, dict) and set(left) == set(self.players):
             self.left = {p: int(n) for p, n in left.items()}
+        pile: list[_PileCard] = []
+        laid: list[str] = []
+        for e in events:
+            kind = e.get("type")
+            if kind in ("lead", "play") and e.get("card") and e.get("player") in self.players:
+                pile.append(_PileCard(str(e["card"]), str(e["player"]), played=kind == "play"))
+                laid.append(str(e["card"]))
+            elif kind == "describe" and pile:
+                pile[-1].described = True
+            elif kind == "reject" and pile:
+                pile.pop()
         top = summary.get("top")
-        if isinstance(top, dict) and top.get("card") and top.get("player") in self.players:
-            self.pile = [
+        if (
+            not pile
+            and isinstance(top, dict)
+            and top.get("card")
+            and top.get("player") in self.players
+        ):
+            pile = [  # no log given: the top card alone
                 _PileCard(
                     str(top["card"]),
                     str(top["player"]),
@@ -188,6 +217,8 @@ class PicFlipFollower:
                     described=top.get("phrase") is not None,
                 )
             ]
+        self.pile = pile
+        self._replay = laid
 
     def prompt(self) -> str | None:
         """The countdown, the winner, or who laid the last card."""

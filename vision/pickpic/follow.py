@@ -35,6 +35,7 @@ Thresholds are in seconds (``FollowSettings``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,13 +179,43 @@ class PickPicFollower:
         self.events.extend(out)
         return out
 
-    def resume(self, summary: dict[str, Any]) -> None:
-        """After a restart, follow on from a stored session (``State.summary()``): the
-        round number. A round interrupted half-way cannot be rebuilt from the summary (it
-        does not list the round's cards); its events are entered on the page."""
+    def resume(self, summary: dict[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """After a restart, follow on from a stored session: ``summary`` its state
+        (``State.summary()``), ``events`` its log. The round in play is rebuilt from the
+        log (photos, gives, random cards and rankings so far), and the cards of the rounds
+        before are no longer followed; where each card lies is learnt again as it is seen,
+        and a card given before every photo is seen again waits (``_Round.pending``)."""
+        r = _Round(calls_done=[False] * len(self.calls))
+        spent: set[str] = set()
+        for e in events:
+            kind = e.get("type")
+            if kind == "reveal":
+                r.revealed[str(e.get("player"))] = str(e.get("card"))
+            elif kind == "give":
+                giver, to, card = str(e.get("from")), str(e.get("to")), str(e.get("card"))
+                r.gives.append((giver, to, card))
+                i = next(
+                    (
+                        i
+                        for i, c in enumerate(self.calls)
+                        if c == (giver, to) and not r.calls_done[i]
+                    ),
+                    None,
+                )
+                if i is not None:
+                    r.calls_done[i] = True
+            elif kind == "random":
+                r.randoms[str(e.get("to"))] = str(e.get("card"))
+            elif kind == "rank" and isinstance(e.get("order"), list):
+                r.ranks[str(e.get("player"))] = [str(c) for c in e["order"]]
+                if len(r.ranks) == len(self.players):
+                    spent |= r.cards()
+                    r = _Round(number=r.number + 1, calls_done=[False] * len(self.calls))
         number = summary.get("round")
         if isinstance(number, int) and number >= 1:
-            self.round.number = number
+            r.number = number
+        self.round = r
+        self.spent |= spent
 
     def prompt(self) -> str | None:
         """What the assistant asks the players now."""
@@ -229,7 +260,11 @@ class PickPicFollower:
     def _settled(self, tr: Track, t: float) -> list[dict[str, Any]]:
         r = self.round
         if tr.card in r.cards():
-            return []  # a photo, given or random card seen again (turned over: see _ranks)
+            # a photo, given or random card seen again (turned over: see _ranks); after a
+            # restart, where a stack card lies is learnt again so
+            if tr.face == "down" and tr.card not in r.revealed.values():
+                r.stack_px[tr.card] = tr.centre_px
+            return []
         missing = [p for p in self.players if p not in r.revealed]
         if tr.face == "up":
             if not missing:
@@ -417,10 +452,12 @@ class PickPicFollower:
         neighbour's photo than its own by its last cards, but each card lies close to the
         one before. None when the nearest stack is complete (a stray or misread card)."""
         r = self.round
+        if any(p not in r.ref_px for p in r.revealed):
+            return None  # a photo not seen since a restart: wait for it (pending)
 
         def dist(p: str) -> float:
             places = [r.ref_px[p], *(self._stack_place(c) for c in self._stack(p))]
-            return min(math.dist(point_px, q) for q in places)
+            return min(math.dist(point_px, q) for q in places if q is not None)
 
         to = min(r.ref_px, key=dist)
         if self._received(to) < self._expected or to not in r.randoms:
@@ -433,12 +470,13 @@ class PickPicFollower:
         gives = [c for _, q, c in r.gives if q == player]
         return gives + ([r.randoms[player]] if player in r.randoms else [])
 
-    def _stack_place(self, card: str) -> tuple[float, float]:
-        """Where a stack card lies: as read now, else where it settled."""
+    def _stack_place(self, card: str) -> tuple[float, float] | None:
+        """Where a stack card lies: as read now, else where it settled (None: not seen
+        since a restart)."""
         tr = self.cards.tracks.get(card)
         if tr is not None and tr.face == "down":
             return tr.centre_px
-        return self.round.stack_px[card]
+        return self.round.stack_px.get(card)
 
     def _seat_angles(self, from_px: tuple[float, float]) -> dict[str, float]:
         """Each player's direction seen from ``from_px``: towards their seat, estimated
