@@ -1,4 +1,4 @@
-"""The calibration file: versioned JSON (CONTRACTS.md section 3: ``rms_px``, ``camera_matrix``,
+"""The calibration file: versioned JSON (docs/formats.md section 3: ``rms_px``, ``camera_matrix``,
 ``dist_coeffs``, ``image_size``), plus what pictable adds: the board, the views used and
 rejected, the play area and the seats."""
 

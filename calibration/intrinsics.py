@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.result import CalibrationError, Failure, check_image, to_gray
+from vision.sources.limits import too_large, too_large_decoded
 
 MIN_VIEWS = 3
 # A view whose corners all lie within this many pixels of an earlier view's adds nothing.
@@ -342,7 +343,13 @@ def read_image(path: str) -> NDArray[np.uint8] | Failure:
         return Failure(f"cannot read: {exc.strerror or exc}")
     if data.size == 0:
         return Failure("empty file")
+    problem = too_large(data, path)  # refused from its header, before a pixel is decoded
+    if problem is not None:
+        return Failure(problem)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         return Failure("not an image OpenCV can read")
+    problem = too_large_decoded(image.shape)  # a format whose header was not read
+    if problem is not None:
+        return Failure(problem)
     return np.asarray(image, np.uint8)

@@ -3,7 +3,7 @@
 The table frame: origin at the play area's top-left corner (the centre of marker 0, as seen
 from the first seat), x towards marker 1 (right), y towards marker 3 (down, towards the first
 seat). The first seat sits at the middle of the bottom edge; the others follow clockwise as
-seen from above (CONTRACTS.md 1: players are listed in seating order, clockwise).
+seen from above (docs/formats.md 1: players are listed in seating order, clockwise).
 
 A seat's zone is the sector of the table, seen from the play area's centre, that lies closer
 in angle to that seat than to any other, out to ``margin_mm`` beyond the play area's edge, so

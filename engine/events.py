@@ -1,4 +1,4 @@
-"""Events as small frozen dataclasses, parsed from the JSON Lines of CONTRACTS.md section 1.
+"""Events as small frozen dataclasses, parsed from the JSON Lines of docs/formats.md section 1.
 
 Parsing checks the form of an event (its keys and their types); whether it is legal in a
 state is each game's business. Every parse error is an ``InvalidEvent`` naming its rule.
@@ -13,7 +13,53 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine import rules
-from engine.errors import InvalidEvent
+from engine.errors import LONE_SURROGATE, InvalidEvent, escape_surrogates
+
+# What a string under each key names, for the refusal of one that is not text.
+_NAMED_BY_KEY = {
+    "players": "a player name",
+    "player": "a player name",
+    "from": "a player name",
+    "to": "a player name",
+    "hands": "a player name",
+    "card": "a card id",
+    "returned": "a card id",
+    "order": "a card id",
+    "items": "an item",
+    "visible": "an item",
+    "phrase": "a phrase",
+}
+
+
+def not_text(obj: Any) -> tuple[str, str] | None:
+    """The first string of a parsed JSON value (keys included) that is not text, as (the
+    top-level key it lies under, or "" for the value itself; the string), or None. Walks
+    without recursion: a deeply nested value must not overflow the stack here."""
+    stack: list[tuple[str, Any]] = [("", obj)]
+    while stack:
+        top, value = stack.pop()
+        if isinstance(value, str):
+            if LONE_SURROGATE.search(value):
+                return top, value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                where = top or str(key)
+                if isinstance(key, str) and LONE_SURROGATE.search(key):
+                    return where, key
+                stack.append((where, item))
+        elif isinstance(value, list | tuple):
+            stack.extend((top, item) for item in value)
+    return None
+
+
+def _shown(text: str, width: int = 40) -> str:
+    """``text`` around its first lone surrogate, cut to about ``width`` characters, with every
+    lone surrogate as its JSON escape (so that the message itself is text)."""
+    at = LONE_SURROGATE.search(text)
+    start = max(0, at.start() - width // 2) if at is not None else 0
+    part = text[start : start + width]
+    part = ("…" if start else "") + part + ("…" if start + width < len(text) else "")
+    return escape_surrogates(part)
 
 
 class GameKind(StrEnum):
@@ -84,6 +130,17 @@ class Reader:
                 f"an event must be a JSON object, got {type(obj).__name__}",
                 event=obj,
                 rule=str(rules.LOG_OBJECT),
+            )
+        bad = not_text(obj)
+        if bad is not None:
+            key, value = bad
+            if key == value:  # the key itself
+                reason = f'every string of an event must be valid text: the key "{_shown(key)}"'
+            else:
+                what = _NAMED_BY_KEY.get(key, "every string of an event")
+                reason = f'{what} must be valid text: "{_shown(key)}" holds "{_shown(value)}"'
+            raise InvalidEvent(
+                f"{reason}, with a lone surrogate", event=obj, rule=str(rules.LOG_TEXT)
             )
         self.obj: dict[str, Any] = obj
         self._seen: set[str] = {"type"}
@@ -170,12 +227,27 @@ class Reader:
             raise self.fail(f'unknown key {names} in "{self.type}"', rules.LOG_UNKNOWN_KEY)
 
 
-def int_option(value: Any, key: str, *, minimum: int, obj: Any, rule: rules.Rule) -> int:
-    """An integer option of ``start``, at least ``minimum``."""
+def int_option(
+    value: Any,
+    key: str,
+    *,
+    minimum: int,
+    maximum: int,
+    obj: Any,
+    rule: rules.Rule,
+    max_rule: rules.Rule,
+) -> int:
+    """An integer option of ``start``, from ``minimum`` to ``maximum``; above it the refusal
+    names ``max_rule`` (every numeric option has a bound: a huge one is a mistake, and would
+    reach the page and the scoreboard as a number nobody can read)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidEvent(f'option "{key}" must be an integer', event=obj, rule=str(rule))
     if value < minimum:
         raise InvalidEvent(f'option "{key}" must be at least {minimum}', event=obj, rule=str(rule))
+    if value > maximum:
+        raise InvalidEvent(
+            f'option "{key}" must be at most {maximum}', event=obj, rule=str(max_rule)
+        )
     return value
 
 

@@ -30,6 +30,9 @@ PIECE_COST: dict[Piece, int] = {
 }
 CARD_VALUE = 10  # rulebook: "Each card has an imaginary value of 10"
 CARD_POINTS = 5  # rulebook: "a card worth 5 points"
+# Bounds of the options: more is a mistake (a typo, a stray digit), not a game.
+MAX_CARDS_PER_PLAYER = 100  # rounds; the rulebook starts with 3
+MAX_KIT = 100  # pieces of a kind; the box has 5 of each stick, and 11 pieces already cost over 10
 DEFAULT_KIT: dict[Piece, int | None] = {
     Piece.LONG_STICK: 5,
     Piece.SHORT_STICK: 5,
@@ -141,8 +144,10 @@ class Picasso(Game):
                 start.options["cards_per_player"],
                 "cards_per_player",
                 minimum=1,
+                maximum=MAX_CARDS_PER_PLAYER,
                 obj=obj,
                 rule=rules.PC_OPTIONS,
+                max_rule=rules.PC_CARDS_MAX,
             )
         kit = dict(DEFAULT_KIT)
         if "kit" in start.options:
@@ -165,7 +170,13 @@ class Picasso(Game):
                     kit[piece] = None
                 else:
                     kit[piece] = int_option(
-                        value, f"kit.{key}", minimum=0, obj=obj, rule=rules.PC_KIT
+                        value,
+                        f"kit.{key}",
+                        minimum=0,
+                        maximum=MAX_KIT,
+                        obj=obj,
+                        rule=rules.PC_KIT,
+                        max_rule=rules.PC_KIT_MAX,
                     )
         return cls(players=start.players, cards_per_player=cpp, kit=kit)
 

@@ -54,6 +54,9 @@ class PileCard:
     phrase: str | None = None  # the description called for it, once called
 
 
+MAX_DECK = 104  # rulebook "Contents": "104 Playing Cards"
+
+
 def deal(deck_size: int, n_players: int) -> list[int]:
     """Starting counts: with an odd number of players one card is set aside, the rest is
     dealt as evenly as possible, earlier players first (CONTRACTS 1 Pic Flip)."""
@@ -92,7 +95,13 @@ class PicFlip(Game):
         deck_size = 104
         if "deck_size" in start.options:
             deck_size = int_option(
-                start.options["deck_size"], "deck_size", minimum=1, obj=obj, rule=rules.PF_DEAL
+                start.options["deck_size"],
+                "deck_size",
+                minimum=1,
+                maximum=MAX_DECK,
+                obj=obj,
+                rule=rules.PF_DEAL,
+                max_rule=rules.PF_DECK_MAX,
             )
         if "hands" in start.options:
             raw = start.options["hands"]
@@ -107,9 +116,24 @@ class PicFlip(Game):
                     rule=str(rules.PF_DEAL),
                 )
             hands = {
-                p: int_option(raw[p], f"hands.{p}", minimum=1, obj=obj, rule=rules.PF_DEAL)
+                p: int_option(
+                    raw[p],
+                    f"hands.{p}",
+                    minimum=1,
+                    maximum=MAX_DECK,
+                    obj=obj,
+                    rule=rules.PF_DEAL,
+                    max_rule=rules.PF_DECK_MAX,
+                )
                 for p in start.players
             }
+            if sum(hands.values()) > MAX_DECK:
+                raise InvalidEvent(
+                    f'the "hands" hold {sum(hands.values())} cards in all, more than a deck '
+                    f"of {MAX_DECK}",
+                    event=obj,
+                    rule=str(rules.PF_DECK_MAX),
+                )
         else:
             counts = deal(deck_size, len(start.players))
             if min(counts) < 1:

@@ -9,6 +9,10 @@ from engine import rules
 from engine.core import Game, State, top_scorers
 from engine.events import Event, EventKind, GameKind, Reader, Start, int_option
 
+# Rulebook: "The first player to reach 20 points will win"; a target above five times that is
+# a mistake (a stray digit), not a game.
+MAX_TARGET = 100
+
 
 @dataclass(frozen=True, kw_only=True)
 class Reveal(Event):
@@ -139,8 +143,10 @@ class PickPic(Game):
                 start.options["target"],
                 "target",
                 minimum=1,
+                maximum=MAX_TARGET,
                 obj=start.to_json(),
                 rule=rules.PP_TARGET,
+                max_rule=rules.PP_TARGET_MAX,
             )
         return cls(players=start.players, target=target)
 

@@ -62,6 +62,9 @@ class PicmixState(State):
     rounds: int = 0
 
 
+MAX_TARGET = 25  # rulebook "Contents": "25 Objective cards": nobody can win more
+
+
 @dataclass(frozen=True)
 class Picmix(Game):
     target: int = 5
@@ -80,7 +83,13 @@ class Picmix(Game):
         target = 5
         if "target" in start.options:
             target = int_option(
-                start.options["target"], "target", minimum=1, obj=obj, rule=rules.PM_OPTIONS
+                start.options["target"],
+                "target",
+                minimum=1,
+                maximum=MAX_TARGET,
+                obj=obj,
+                rule=rules.PM_OPTIONS,
+                max_rule=rules.PM_TARGET_MAX,
             )
         three = start.options.get("three_items_only", False)
         if not isinstance(three, bool):

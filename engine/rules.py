@@ -38,10 +38,20 @@ LOG_GAME = _r("log.game", "CONTRACTS 1 start: G one of pickpic, picflip, picasso
 LOG_PLAYERS = _r("log.players", "CONTRACTS 1 start: players listed in seating order, distinct")
 LOG_FINISHED = _r("log.finished", "CONTRACTS 1: a finished game takes no more events")
 LOG_PLAYER = _r("log.player", "CONTRACTS 1: a player named in an event sits at the table")
+LOG_TEXT = _r(
+    "log.text",
+    'CONTRACTS 1: "Card ids and player names are non-empty strings": strings of text, which a '
+    "lone surrogate (\\ud800-\\udfff) is not",
+)
 
 # Pick Pic: rulebook pick-pic.en.txt and its French FAQ; CONTRACTS 1 Pick Pic.
 PP_PLAYERS = _r("pickpic.players", 'CONTRACTS 1 Pick Pic: "3 to 5 players"')
 PP_TARGET = _r("pickpic.target", 'rulebook: "The first player to reach 20 points will win"')
+PP_TARGET_MAX = _r(
+    "pickpic.target.max",
+    'rulebook: "The first player to reach 20 points will win"; a game to more than 100 '
+    "points (five times that) is taken for a mistake",
+)
 PP_REVEAL = _r(
     "pickpic.reveal",
     'rulebook 1 "Reveal a card": one card face up in front of each player, once a round',
@@ -93,7 +103,17 @@ PC_TURN = _r(
 PC_NO_TURN = _r(
     "picasso.no_turn", "CONTRACTS 1 Picasso: build, guess and give_up need a drawn card"
 )
+PC_CARDS_MAX = _r(
+    "picasso.cards_per_player.max",
+    'rulebook "Setup": "Decide how many rounds you want to play" ... "start with 3 cards per '
+    'player"; more than 100 rounds is taken for a mistake',
+)
 PC_KIT = _r("picasso.kit", 'CONTRACTS 1 Picasso: "kit caps what may be on the board"')
+PC_KIT_MAX = _r(
+    "picasso.kit.max",
+    'rulebook "Contents": "5 long sticks", "5 short sticks", "String"; a board costing over 10 '
+    "loses the card, so a cap above 100 pieces of a kind is taken for a mistake",
+)
 PC_COST = _r(
     "picasso.cost",
     'rulebook: "a short or long stick - 1 point, a geometric shape - 2 points, string - 3 points"',
@@ -121,6 +141,10 @@ PM_OPTIONS = _r(
 PM_ITEMS = _r(
     "picmix.items",
     'rulebook: "line up the 3 or 4 items"; CONTRACTS 1 reveal: "3 or 4 distinct items"',
+)
+PM_TARGET_MAX = _r(
+    "picmix.target.max",
+    'rulebook "Contents": "25 Objective cards": nobody can win more than 25',
 )
 PM_THREE = _r(
     "picmix.three_items_only",
@@ -151,6 +175,11 @@ PF_DEAL = _r(
     "picflip.deal",
     'rulebook "Setup": deal evenly, one card set aside with an odd number of players; '
     'CONTRACTS 1: "as evenly as possible, earlier players first"; "hands" sets the counts',
+)
+PF_DECK_MAX = _r(
+    "picflip.deck.max",
+    'rulebook "Contents": "104 Playing Cards": a deck, and the hands dealt from it, hold at most '
+    "104 cards",
 )
 PF_LEAD = _r(
     "picflip.lead",

@@ -38,6 +38,22 @@ Start with `pictable demo` (a synthetic table, no camera needed).
 """
 
 
+class CommandParser(argparse.ArgumentParser):
+    """The parser of a subcommand (and, through ``add_subparsers``, of its own subcommands):
+    an argument it does not know is its error, shown with its usage.
+
+    argparse hands a subcommand's unknown arguments up to the top-level parser, which then
+    complains with ``pictable``'s usage; ``pictable demo --headless`` should show demo's."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pictable",
@@ -46,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"pictable {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands", parser_class=CommandParser
+    )
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)

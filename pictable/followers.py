@@ -1,6 +1,6 @@
 """Game followers: the game-specific part of the live pipeline.
 
-A follower turns frames into the game's CONTRACTS.md events. It wraps the game's stateful
+A follower turns frames into the game's docs/formats.md events. It wraps the game's stateful
 tracker (the readers under it are stateless per frame) behind one protocol, so that
 ``pictable.live`` runs every game the same way:
 

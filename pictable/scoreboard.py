@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from engine.errors import escape_surrogates
 from pictable.textboard import GAME_NAMES, event_line
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,14 @@ CSP = (
 )
 
 InputCallback = Callable[[dict[str, Any]], str | None]
+
+
+def json_bytes(obj: Any) -> bytes:
+    """``obj`` as UTF-8 JSON. A lone surrogate (a stored event's ``"\\ud800"``, refused by the
+    engine but kept in the session as received) goes out as its escape: UTF-8 cannot encode
+    it, and one such string must not stop the page from being served."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, default=str)
+    return escape_surrogates(text).encode()
 
 
 class InputRefused(ValueError):
@@ -196,7 +205,9 @@ def ranking(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``n`` and ``word``, singular for one (and minus one), plural otherwise: "1 point",
+    "0 points", "5 points"."""
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
 
 
 def _player_detail(summary: Mapping[str, Any], player: str) -> str | None:
@@ -209,7 +220,7 @@ def _player_detail(summary: Mapping[str, Any], player: str) -> str | None:
         held = (summary.get("cards_held") or {}).get(player)
         if points is None or held is None:
             return None
-        return f"{points} pts + {_plural(int(held), 'card')}"
+        return f"{_plural(int(points), 'point')} + {_plural(int(held), 'card')}"
     if game == "picmix":
         won = (summary.get("won") or {}).get(player)
         return None if not won else "won " + ", ".join(str(c) for c in won)
@@ -263,7 +274,7 @@ def current_turn(summary: Mapping[str, Any]) -> dict[str, Any] | None:
         phase = str(summary.get("phase") or "")
         headline = f"Round {summary.get('round')}: {PICKPIC_PHASES.get(phase, phase)}"
         if summary.get("target") is not None:
-            details.append(f"Playing to {summary.get('target')} points")
+            details.append(f"Playing to {_plural(int(summary['target']), 'point')}")
         return {"headline": headline, "details": details}
     if game == "picflip":
         top = summary.get("top")
@@ -443,8 +454,23 @@ class Scoreboard:
 
     @property
     def page_url(self) -> str:
-        """``url`` with ``?token=`` when a token is needed: the address to open or print."""
+        """``url`` with ``?token=`` when a token is needed: the address to open or print.
+        In token mode loopback needs the token too: one rule for every request, with no
+        exception a local proxy or port forward would open to the network."""
         return f"{self.url}?token={self.token}" if self.token else self.url
+
+    @property
+    def network_url(self) -> str | None:
+        """The address other machines open, with its token: ``http://ADDRESS:PORT/?token=``
+        on this machine's network address (``lan_address()``); None when the board listens on
+        loopback only or the machine has no network address."""
+        if is_loopback(self.host) or not self.token:
+            return None
+        address = lan_address() if self.host in ("0.0.0.0", "", "::") else self.host
+        if address is None:
+            return None
+        host = f"[{address}]" if ":" in address else address
+        return f"http://{host}:{self.port}/?token={self.token}"
 
     # Publishing.
 
@@ -456,7 +482,7 @@ class Scoreboard:
     ) -> int:
         """Shows a new state: ``summary`` is ``State.summary()``; ``events`` the session's
         events oldest first (only the last few are kept), each a raw event object
-        (CONTRACTS.md section 1) or a record ``{"event": obj, "seq": N, "status":
+        (docs/formats.md section 1) or a record ``{"event": obj, "seq": N, "status":
         "accepted"|"rejected"|"undone", "reason": str}``; ``extra`` optional page
         announcements: ``{"banner": "3... 2... 1... GO!"}``, ``{"call": "Ana: give your card
         to Ben"}``, ``{"ask": {"id": str, "text": str, "kind": "confirm"|"vote"}}``.
@@ -508,7 +534,7 @@ class Scoreboard:
             "actions": sorted(self._actions),
             **self._state,
         }
-        return json.dumps(out, ensure_ascii=False, allow_nan=False, default=str).encode()
+        return json_bytes(out)
 
     def _wait(self, seen: int, timeout: float) -> tuple[int, bytes] | None:
         """The newest (version, payload) once it differs from ``seen`` or ``timeout`` passes;
@@ -623,8 +649,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, status: HTTPStatus, obj: dict[str, Any]) -> None:
-        body = json.dumps(obj, ensure_ascii=False).encode()
-        self._send(status, body, "application/json; charset=utf-8")
+        self._send(status, json_bytes(obj), "application/json; charset=utf-8")
 
     def _error(self, status: HTTPStatus, reason: str) -> None:
         self.close_connection = True

@@ -41,6 +41,7 @@ from typing import Any
 
 import engine
 from engine import rules
+from engine.errors import escape_surrogates
 
 APPLICATION_ID = 0x50435442  # "PCTB": marks a pictable sessions database
 SCHEMA_VERSION = 1
@@ -204,8 +205,18 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def json_line(obj: Any, *, allow_nan: bool = True) -> str:
+    """``obj`` as one line of JSON that any UTF-8 writer (a terminal, SQLite, a web page) can
+    take: characters as they are, but a lone surrogate (what the JSON escape ``"\\ud800"``
+    parses to, which UTF-8 cannot encode) as its escape again, so the line parses back to
+    the same value."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=allow_nan)
+    # In JSON text a surrogate can only sit inside a string, where its escape means the same.
+    return escape_surrogates(text)
+
+
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    return json_line(obj, allow_nan=False)
 
 
 def _event_t(obj: Any) -> float | None:
@@ -465,7 +476,7 @@ class EventStore:
 
     def export(self, session_id: int) -> list[str]:
         """The session's game log: its accepted events in force, ``start`` first, as JSON
-        Lines (CONTRACTS.md section 1, without newlines) that ``pictable replay`` replays."""
+        Lines (docs/formats.md section 1, without newlines) that ``pictable replay`` replays."""
         with self._guard(), self._read() as conn:
             self._revision(conn, session_id)
             return [line for (line,) in self._log_rows(conn, session_id)]
@@ -480,9 +491,12 @@ class EventStore:
 
     def create_session(self, start: Any, *, note: str = "") -> Session:
         """A new session for the game that ``start`` (a raw ``start`` object) sets up.
-        Raises the engine's ``InvalidEvent`` for a bad ``start`` (nothing is recorded)."""
+        Raises the engine's ``InvalidEvent`` for a bad ``start`` (nothing is recorded). The
+        free ``note`` is kept as text: bytes a command line could not decode (lone
+        surrogates) are kept as their escapes, so that listing the sessions never fails."""
         state = engine.start(start)
         line = _dump(start)
+        note = escape_surrogates(note)
         summary = state.summary()
         now = _now()
         with self._guard(), self._write() as conn:

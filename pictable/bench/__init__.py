@@ -16,7 +16,7 @@ Plugging in:
 - *a pictable reader*: its task already lists it as
   ``RunnerSpec.planned("vision.codes:decode_frame", "pictable decode", codes_adapter)``; the
   row says "not built yet" until that callable imports, then it is measured. The adapters in
-  :mod:`pictable.bench.adapters` turn the reader's output (CONTRACTS.md section 3 JSON, or
+  :mod:`pictable.bench.adapters` turn the reader's output (docs/formats.md section 3 JSON, or
   dataclasses with the same fields) into what the task scores; point the dotted path at a thin
   wrapper if the reader's signature differs.
 - *a task*: a :class:`Task` with a :class:`DataSource` loader, a scoring function and its

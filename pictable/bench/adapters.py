@@ -1,7 +1,7 @@
 """Adapters between pictable's readers and the tasks' scoring.
 
 A planned pictable runner names a callable by dotted path. The adapter here calls it and turns
-what it returns into the per-image JSON object of the matching CONTRACTS.md section 3 command
+what it returns into the per-image JSON object of the matching docs/formats.md section 3 command
 (``{"codes": [...]}``, ``{"cards": [...]}``, ...), which is also what the plain-library runners
 produce, so one scoring function serves both. Readers may return that JSON object itself, a
 list of its entries, or frozen dataclasses / objects with the same field names (a ``to_json``
@@ -117,7 +117,7 @@ class _BoardThenCalibrate:
 
 
 def calibration_json(result: Any) -> dict[str, Any]:
-    """The calibration JSON of CONTRACTS.md (``rms_px``, ``camera_matrix``, ``dist_coeffs``,
+    """The calibration JSON of docs/formats.md (``rms_px``, ``camera_matrix``, ``dist_coeffs``,
     ``image_size``, plus ``views_used``) from a calibration result that has those fields itself
     or under ``intrinsics``."""
     plain = as_plain(result)

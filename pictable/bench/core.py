@@ -7,7 +7,7 @@ the plain libraries, all run on the same samples in the same run.
 
 Runner protocol: a runner is a callable ``runner(frame, sample) -> output`` where ``frame`` is
 the sample's image as (H, W, 3) uint8 BGR and ``output`` is whatever the task's scoring function
-reads (for vision readers: the per-image object of the matching CONTRACTS.md section 3 command).
+reads (for vision readers: the per-image object of the matching docs/formats.md section 3 command).
 It may also have ``finish(outputs, samples) -> object``, a set-level step run once after all
 frames (camera calibration), timed separately.
 

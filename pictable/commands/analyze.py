@@ -1,6 +1,6 @@
 """``pictable analyze picasso IMAGE... | --video FILE --players A,B,...``: read the Picasso
-board in photos (CONTRACTS.md section 3), or score a whole turn from a video or an image
-folder (CONTRACTS.md section 1 events)."""
+board in photos (docs/formats.md section 3), or score a whole turn from a video or an image
+folder (docs/formats.md section 1 events)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ covers part of the canvas is reported "occluded" with the share covered, and is
 not counted.
 
 With --video, follows a whole turn instead and prints the game's events, one JSON
-object per line (CONTRACTS.md section 1): start, draw (the card shown to the
+object per line (docs/formats.md section 1): start, draw (the card shown to the
 camera, named by its printed code), build (each time the counts have been stable
 for half a second with no hand over the board), guess (the card shown again and
 laid at a player's place). `pictable replay` scores the output.
@@ -122,7 +122,7 @@ def _run_images(args: argparse.Namespace, calibration: Any, profile: Any) -> int
 def _analyze_one(
     name: str, intrinsics: Any, profile: Any, out_dir: Path | None, written: set[str]
 ) -> dict[str, Any]:
-    """One image's JSON entry (CONTRACTS.md 3); it carries "error" when the image cannot be
+    """One image's JSON entry (docs/formats.md 3); it carries "error" when the image cannot be
     read or analysed, and "annotated" (or "annotation_error") with ``--annotate``."""
     from calibration.result import Failure
     from pictable.commands.images import annotation_path, open_image, write_png

@@ -13,7 +13,7 @@ CAMERA_DESCRIPTION = """\
 Computes the camera's intrinsics (focal lengths, principal point, lens distortion)
 from photos of a calibration board, or live from the camera. Show the board in
 10 to 20 positions: near every edge and corner of the view, tilted different
-ways. Writes a versioned JSON calibration file (CONTRACTS.md section 3: rms_px,
+ways. Writes a versioned JSON calibration file (docs/formats.md section 3: rms_px,
 camera_matrix, dist_coeffs, image_size) and prints the RMS reprojection error and
 every rejected view with its reason.
 

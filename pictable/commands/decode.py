@@ -1,5 +1,5 @@
 """``pictable decode IMAGE... [--json] [--annotate DIR] [--dictionaries LIST]``: every printed
-code in photos (CONTRACTS.md section 3)."""
+code in photos (docs/formats.md section 3)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ Reads every printed code in each image, whatever printed it: QR codes (zxing-cpp
 zbar and OpenCV, with preprocessing fallbacks; each code reported once) and square
 markers (ArUco and AprilTag dictionaries). Payloads are shown as data, never acted on.
 
-Output: one block per image, or with --json one JSON object (CONTRACTS.md section 3):
+Output: one block per image, or with --json one JSON object (docs/formats.md section 3):
   {"images": [{"image": PATH, "codes": [{"kind": "qr"|"aruco", "text": str|null,
    "id": int|null, "dictionary": str|null, "corners": [[x, y] x 4]}]}]}
 Corners are in image pixels, in the code's own order: its top-left, top-right,
@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (CONTRACTS.md 3)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (docs/formats.md 3)")
     p.add_argument(
         "--annotate",
         metavar="DIR",
@@ -99,7 +99,7 @@ def parse_dictionaries(values: list[str] | None) -> tuple[MarkerDictionary, ...]
 
 
 def code_json(code: Code) -> dict[str, Any]:
-    """One code as its CONTRACTS.md section 3 entry (the only serialisation of a Code)."""
+    """One code as its docs/formats.md section 3 entry (the only serialisation of a Code)."""
     return {
         "kind": code.kind,
         "text": code.text,

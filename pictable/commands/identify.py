@@ -1,5 +1,5 @@
 """``pictable identify IMAGE... [--deck NAME] [--json] [--annotate DIR] [--calibration FILE]``:
-the cards in photos, by their printed codes and by their pictures (CONTRACTS.md section 3)."""
+the cards in photos, by their printed codes and by their pictures (docs/formats.md section 3)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ pickpic, picflip, picasso, picmix; or one made with `pictable deck register`).
 A card that is not in the deck, or too covered to tell, gets no id: it is listed
 under "unknown" with its corners.
 
-Output: one block per image, or with --json one JSON object (CONTRACTS.md section 3):
+Output: one block per image, or with --json one JSON object (docs/formats.md section 3):
   {"images": [{"image": PATH, "cards": [{"card": ID, "corners": [[x, y] x 4],
    "face": "up"|"down", "method": "code"|"features", "confidence": 0..1,
    "side": "front"|"back", "zone": SEAT|null, "evidence": [...]}],
@@ -62,7 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DIR",
         help="the decks folder (default: $PICTABLE_DECKS or ~/.local/share/pictable/decks)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object (CONTRACTS.md 3)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (docs/formats.md 3)")
     p.add_argument(
         "--annotate",
         metavar="DIR",

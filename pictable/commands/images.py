@@ -25,9 +25,13 @@ def read_image(path: str, *, bgr: bool = False) -> np.ndarray:
     8-bit grey or BGR (``decode`` reads every code, whatever the file holds).
 
     Raises ``ValueError`` with the reason when it cannot be read: a folder, an empty, huge
-    or unreadable file, bytes OpenCV cannot decode."""
+    or unreadable file, an image over ``vision.sources.limits.MAX_IMAGE_PIXELS`` (40
+    megapixels; refused from its header, before its pixels are decoded), bytes OpenCV
+    cannot decode."""
     import cv2
     import numpy as np
+
+    from vision.sources.limits import too_large, too_large_decoded
 
     try:
         if os.path.isdir(path):
@@ -40,6 +44,9 @@ def read_image(path: str, *, bgr: bool = False) -> np.ndarray:
         raise ValueError(f"cannot read file: {exc.strerror or exc}") from None
     if data.size == 0:
         raise ValueError("empty file")
+    problem = too_large(data, path)
+    if problem is not None:
+        raise ValueError(problem)
     try:
         if bgr:
             image = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -52,6 +59,9 @@ def read_image(path: str, *, bgr: bool = False) -> np.ndarray:
         raise ValueError(f"cannot decode image: {exc.err}") from None
     if image is None:
         raise ValueError("not an image file that OpenCV can read")
+    problem = too_large_decoded(image.shape)  # a format whose header was not read
+    if problem is not None:
+        raise ValueError(problem)
     return np.asarray(image)
 
 

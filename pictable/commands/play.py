@@ -31,7 +31,7 @@ Corrections, in the live window (keys) or typed in this terminal (one per line):
   n / reject      the players contest it (a Pic Flip play gets a `reject` event; a guess
                   or claim is withdrawn)
   claim N         read seat N's cards for a Picmix claim now (keys 1-9 in the window)
-  {"type": ...}   a missed event, as one JSON line (CONTRACTS.md section 1)
+  {"type": ...}   a missed event, as one JSON line (docs/formats.md section 1)
   q               stop (the session stays; continue it with --resume ID)
 An event the rules refuse is shown with its reason, and the game goes on.
 """
@@ -287,7 +287,7 @@ def _key(key: int, pipeline: Any, stop: threading.Event) -> bool:
 def _start_board(args: argparse.Namespace) -> Any:
     if args.no_page:
         return None
-    from pictable.scoreboard import Scoreboard, lan_address, new_token
+    from pictable.scoreboard import Scoreboard, new_token
 
     token = new_token() if args.lan else None
     host = "0.0.0.0" if args.lan else "127.0.0.1"
@@ -299,10 +299,10 @@ def _start_board(args: argparse.Namespace) -> Any:
                 print(f"scoreboard page not served: {exc}", file=sys.stderr)
                 return None
             continue
+        # Every address printed opens the page: with --lan each carries the token.
+        print(f"scoreboard: {board.page_url}", flush=True)
         if args.lan:
-            address = lan_address() or "THIS-MACHINE"
-            print(f"scoreboard: http://{address}:{board.port}/?token={token}", flush=True)
-        else:
-            print(f"scoreboard: {board.page_url}", flush=True)
+            where = board.network_url or f"http://THIS-MACHINE:{board.port}/?token={token}"
+            print(f"on the network: {where}", flush=True)
         return board
     return None

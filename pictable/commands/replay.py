@@ -1,5 +1,5 @@
 """``pictable replay LOG [--json]``: replay an event log and print the final state
-(CONTRACTS.md section 2)."""
+(docs/formats.md, section 2)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TextIO
 
 HELP = "replay a game's event log (JSON Lines) and print the final scores"
 DESCRIPTION = """\
-Replays a game's event log (JSON Lines, CONTRACTS.md section 1: the first line is
-`start`) through the rules engine and prints the final state: scores, whether the
-game is finished, and the winners.
+Replays a game's event log (JSON Lines, docs/formats.md section 1: the first line
+is `start`) through the rules engine and prints the final state: scores, whether
+the game is finished, and the winners (--json: docs/formats.md section 2).
 
 At the first malformed or illegal line it stops, writes `LOG:LINE: reason` to
 stderr (the reason names the rule broken), prints the state as it stood before
@@ -48,8 +48,24 @@ def _lines(raw: bytes) -> Iterator[str]:
         yield line.decode("utf-8", errors="surrogateescape")
 
 
+def write_line(text: str, stream: TextIO | None = None, *, ascii_text: str | None = None) -> None:
+    """Prints ``text`` and a newline to ``stream`` (stdout). When the stream cannot encode a
+    character of it (a terminal that is not UTF-8), prints ``ascii_text`` instead if given (the
+    same JSON in ASCII escapes), else ``text`` with that character as its backslash escape:
+    never a traceback instead of the output."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        print(text, file=stream)
+    except UnicodeEncodeError:
+        if ascii_text is None:
+            encoding = getattr(stream, "encoding", None) or "utf-8"
+            ascii_text = text.encode(encoding, "backslashreplace").decode(encoding)
+        print(ascii_text, file=stream)
+
+
 def run(args: argparse.Namespace) -> int:
     from engine.log import replay_lines
+    from pictable.store import json_line
     from pictable.textboard import scoreboard
 
     name = args.log
@@ -60,16 +76,16 @@ def run(args: argparse.Namespace) -> int:
             with open(name, "rb") as f:
                 raw = f.read()
     except OSError as exc:
-        print(f"{name}: cannot read the log: {exc.strerror or exc}", file=sys.stderr)
-        print(json.dumps(EMPTY_SUMMARY) if args.json else scoreboard(EMPTY_SUMMARY))
+        write_line(f"{name}: cannot read the log: {exc.strerror or exc}", sys.stderr)
+        write_line(json.dumps(EMPTY_SUMMARY) if args.json else scoreboard(EMPTY_SUMMARY))
         return 2
     result = replay_lines(_lines(raw))
     summary = result.state.summary() if result.state is not None else dict(EMPTY_SUMMARY)
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
+        write_line(json_line(summary), ascii_text=json.dumps(summary))
     else:
-        print(scoreboard(summary))
+        write_line(scoreboard(summary))
     if result.error is not None:
-        print(f"{name}:{result.error.line}: {result.error.reason}", file=sys.stderr)
+        write_line(f"{name}:{result.error.line}: {result.error.reason}", sys.stderr)
         return 2
     return 0

@@ -31,8 +31,9 @@ as another process (`pictable play`, `pictable sessions resume`) writes it: a ch
 on the page within half a second.
 
 By default it listens on 127.0.0.1 only (this machine). With --lan it listens on every
-network interface and prints an address with a secret token: only a browser that opened
-that address (or sends the token) gets in. Stop it with Ctrl+C.
+network interface and prints its addresses, on this machine and on the network, each with
+a secret token: only a browser that opened one of them (or sends the token) gets in, this
+machine's included. Stop it with Ctrl+C.
 """
 EPILOG = """\
 examples:
@@ -112,7 +113,7 @@ class _Follower:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pictable.scoreboard import InputRefused, Scoreboard, lan_address, new_token
+    from pictable.scoreboard import InputRefused, Scoreboard, new_token
     from pictable.store import EventStore, StoreError, UnknownSession, resolve_path
 
     path = resolve_path(args.db)
@@ -157,12 +158,16 @@ def run(args: argparse.Namespace) -> int:
         follower = _Follower(store, session_id, board)
         try:
             follower.tick()
-            print(f"scoreboard of session {session_id} ({session.game}): {board.url}", flush=True)
+            # The address printed first is the one to open here: with --lan it carries the
+            # token, without which the server answers 403 (loopback included).
+            print(
+                f"scoreboard of session {session_id} ({session.game}): {board.page_url}",
+                flush=True,
+            )
             if token is not None:
-                address = lan_address()
-                where = f"http://{address}:{board.port}/" if address else "http://HOST:PORT/"
-                print(f"on the network: {where}?token={token}", flush=True)
-                print("(only browsers that opened this address get in)", flush=True)
+                where = board.network_url or f"http://THIS-MACHINE:{board.port}/?token={token}"
+                print(f"on the network: {where}", flush=True)
+                print("(only browsers that opened one of these addresses get in)", flush=True)
             print("press Ctrl+C to stop", flush=True)
             while True:
                 time.sleep(POLL_S)

@@ -37,7 +37,7 @@ examples:
 """
 
 ACK_HELP = """\
-After the state line, each line of stdin is one event (JSON Lines, CONTRACTS.md section 1),
+After the state line, each line of stdin is one event (JSON Lines, docs/formats.md section 1),
 appended as it arrives; blank lines are skipped. For each, one acknowledgement line is
 printed to stdout, after the event is committed to disk:
 
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "export",
         "write a session's game log (JSON Lines) to stdout, replayable by `pictable replay`",
         "Writes the session's accepted events in order, start first, one JSON object a line\n"
-        "(CONTRACTS.md section 1): the game's log, which `pictable replay` replays to the\n"
+        "(docs/formats.md section 1): the game's log, which `pictable replay` replays to the\n"
         "session's state. Rejected and undone events are left out (see `sessions show`).",
         run_export,
     )
@@ -190,7 +190,7 @@ def _with_store(args: argparse.Namespace, body: Any, *, create: bool = False) ->
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from pictable.store import resolve_path
+    from pictable.store import json_line, resolve_path
 
     path = resolve_path(args.db)
     if not path.exists():
@@ -203,7 +203,7 @@ def run_list(args: argparse.Namespace) -> int:
     def body(store: EventStore) -> int:
         sessions = store.sessions()
         if args.json:
-            print(json.dumps({"sessions": [s.to_json() for s in sessions]}, ensure_ascii=False))
+            print(json_line({"sessions": [s.to_json() for s in sessions]}))
         elif not sessions:
             print(f"no sessions yet in {path}")
         else:
@@ -256,6 +256,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from pictable.store import json_line
+
     def body(store: EventStore) -> int:
         session = store.session(args.id)
         events = store.events(args.id)
@@ -274,7 +276,7 @@ def run_show(args: argparse.Namespace) -> int:
                 }
                 for e in events
             ]
-            print(json.dumps(out, ensure_ascii=False))
+            print(json_line(out))
             return 0
         players = ",".join(session.players)
         print(f"session {session.id}: {session.game} ({players}), {session.status}")
@@ -293,16 +295,17 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _state_line(store: EventStore, session_id: int) -> str:
+    from pictable.store import json_line
+
     session = store.session(session_id)
-    return json.dumps(
+    return json_line(
         {
             "session": session.id,
             "status": session.status,
             "events": session.events,
             "rejected": session.rejected,
             "state": store.load(session_id).summary(),
-        },
-        ensure_ascii=False,
+        }
     )
 
 

@@ -1,5 +1,5 @@
 """``pictable verify picmix``: verify "Picmix!" claims in photos, a video or the live camera
-(CONTRACTS.md sections 1 and 3)."""
+(docs/formats.md, sections 1 and 3)."""
 
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ another card or a hand). Items estimated between 12% and 45% are in doubt, and n
 
 With --json: {"images": [{"image": PATH, "objective": {"card": ID, "items": [...]},
 "visible": [...], "verdict": ..., "missing": [...], "extra": [...], "unsure": [...],
-"reasons": [...], "objective_method": "code"|"items", "items": [...]}]} (CONTRACTS.md 3).
+"reasons": [...], "objective_method": "code"|"items", "items": [...]}]} (docs/formats.md 3).
 An image that cannot be read or verified gives {"image": PATH, "error": "..."}; the others
 are still verified and the exit status is 1. When a hand or arm covers the objective card (or
 all of the player's cards) the entry also has "verdict": "unsure" and "reasons": no camera
 could judge that claim, and it is not guessed.
 
 A sequence (--video FILE|DIR, or --camera N with --calibration FILE): the claim events of a
-game (CONTRACTS.md 1) as JSON Lines on stdout: `start`, `reveal` when a new objective
+game (docs/formats.md 1) as JSON Lines on stdout: `start`, `reveal` when a new objective
 appears, and `claim` (with the visible items) when a player's hand taps the objective card,
 or, live, when the seat's key is pressed (1-9 for the seats in --players order).
 """
@@ -66,7 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     q.add_argument("images", nargs="*", metavar="IMAGE", help="photos of claims (PNG, JPEG, ...)")
-    q.add_argument("--json", action="store_true", help="print one JSON object (CONTRACTS.md 3)")
+    q.add_argument("--json", action="store_true", help="print one JSON object (docs/formats.md 3)")
     q.add_argument(
         "--annotate",
         metavar="DIR",

@@ -4,6 +4,9 @@ command (``python -m pictable``) in a subprocess."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,7 @@ import pytest
 
 import engine
 
-from .helpers import GAMES_DIR, cli, contract_view, run, write_log
+from .helpers import GAMES_DIR, REPO, cli, contract_view, run, write_log
 
 NO_GAME = {"game": None, "players": [], "scores": {}, "finished": False, "winners": []}
 
@@ -263,3 +266,76 @@ def test_a_line_with_a_huge_t(tmp_path: Path) -> None:
     assert code == 2
     one_error_line(stderr, path, 2, "log.t")
     assert summary == run(SMALL["picmix"][:1]).summary()
+
+
+# --- issue 23: strings that are not text, options beyond any game, writers that never crash --
+
+LONE_START = '{"type": "start", "game": "picasso", "players": ["\\ud800", "Ben"]}'
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_a_player_name_that_is_not_text(as_json: bool, tmp_path: Path) -> None:
+    """A lone surrogate as a player name ("\\ud800" in the JSON) is a bad log like any other:
+    ``LOG:1: reason`` naming log.text on stderr and exit 2, with and without --json (it was a
+    UnicodeEncodeError traceback and exit 1)."""
+    path = tmp_path / "lone.jsonl"
+    path.write_text(LONE_START + "\n", encoding="ascii")
+    proc = cli("replay", str(path), *(["--json"] if as_json else []))
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2
+    one_error_line(proc.stderr, path, 1, "log.text")
+    assert "a player name must be valid text" in proc.stderr
+    assert "\\ud800" in proc.stderr
+    if as_json:
+        assert json.loads(proc.stdout) == NO_GAME
+    else:
+        assert proc.stdout.strip() == "no game started"
+
+
+def test_a_card_that_is_not_text_later_in_the_log(tmp_path: Path) -> None:
+    """On a later line: exit 2 at that line, and the state before it on stdout."""
+    path = tmp_path / "lone-card.jsonl"
+    good = SMALL["picasso"][:1]
+    bad = '{"type": "draw", "player": "Ann", "card": "c\\udc80t"}'
+    path.write_text(json.dumps(good[0]) + "\n" + bad + "\n", encoding="ascii")
+    code, summary, stderr = replay_json(path)
+    assert code == 2
+    one_error_line(stderr, path, 2, "log.text")
+    assert "a card id must be valid text" in stderr
+    assert summary == run(good).summary()
+
+
+def test_a_huge_option_is_refused_naming_its_bound(tmp_path: Path) -> None:
+    """ "cards_per_player": 99999999999999999999999999999 was taken (a game of 10**29 turns)."""
+    path = write_log(
+        tmp_path / "huge-option.jsonl",
+        [{**SMALL["picasso"][0], "cards_per_player": 99999999999999999999999999999}],
+    )
+    code, summary, stderr = replay_json(path)
+    assert code == 2
+    one_error_line(stderr, path, 1, "picasso.cards_per_player.max")
+    assert 'option "cards_per_player" must be at most 100' in stderr
+    assert summary == NO_GAME
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_a_terminal_that_is_not_utf8_gets_the_output(as_json: bool, tmp_path: Path) -> None:
+    """Names the terminal cannot show (stdout in ASCII) do not end the command with a
+    traceback: the JSON comes in ASCII escapes (the same value), the text view with
+    backslash escapes."""
+    log = [{"type": "start", "game": "picmix", "players": ["Zoë", "李"]}]
+    path = write_log(tmp_path / "names.jsonl", log)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(REPO)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pictable", "replay", str(path), *(["--json"] if as_json else [])],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0
+    if as_json:
+        assert json.loads(proc.stdout)["players"] == ["Zoë", "李"]
+    else:
+        assert b"Zo\\xeb" in proc.stdout and b"\\u674e" in proc.stdout

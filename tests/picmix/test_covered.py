@@ -36,7 +36,7 @@ def test_arm_over_the_objective_is_unsure_with_the_reason(
     covered = _arm(claim.image, (0, 0), OBJECTIVE_CENTRE_PX, 120)
     r = verify_frame(covered, deck, model=model)
     assert isinstance(r, PicmixFailure) and r.covered
-    assert "hand or arm" in r.reason and "objective card cannot be read" in r.reason
+    assert r.reason.startswith("no objective card found") and "hand or arm" in r.reason
     assert r.to_json()["verdict"] == "unsure"
     path = tmp_path / "arm.png"  # type: ignore[operator]
     cv2.imwrite(str(path), covered)
@@ -63,3 +63,25 @@ def test_no_hand_no_objective_says_so_plainly(
     r = verify_frame(c.image, deck, model=model)
     assert isinstance(r, PicmixFailure) and not r.covered
     assert "verdict" not in r.to_json()
+
+
+def test_a_noise_image_says_what_was_not_found(
+    model: ItemModel, deck: ItemDeck, tmp_path: pytest.TempPathFactory
+) -> None:
+    """Grey noise passes for a hand: the answer says first that no objective card was found
+    (it began with the hand, "may cover it", as if a card were there)."""
+    noise = np.random.default_rng(1).integers(0, 256, (720, 1280), dtype=np.uint8)
+    path = tmp_path / "noise.png"  # type: ignore[operator]
+    cv2.imwrite(str(path), noise)
+    entry, _, _ = verify_one(str(path), deck)
+    assert entry["error"].startswith("no objective card found"), entry["error"]
+
+
+def test_an_arm_and_no_player_cards_says_what_was_not_found(
+    faces: Faces, model: ItemModel, deck: ItemDeck
+) -> None:
+    """The objective alone and an arm in view: no player cards found, said first."""
+    alone = compose(faces, "picmix-obj-01", [])
+    r = verify_frame(_arm(alone.image, (1280, 720), (700, 450), 120), deck, model=model)
+    assert isinstance(r, PicmixFailure) and r.covered
+    assert r.reason.startswith("no player cards found"), r.reason

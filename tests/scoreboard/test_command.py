@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
 import os
 import signal
 import subprocess
@@ -11,6 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
+from urllib.request import HTTPCookieProcessor, build_opener
 
 import pytest
 
@@ -37,12 +41,21 @@ _WITH_CTRL_C = (
 )
 
 
+# --lan listens on every interface, and the tests never open a network address: this child
+# binds the same server, in the same token mode, to loopback instead.
+_LAN_ON_LOOPBACK = (
+    "import pictable.scoreboard as s; real = s.Scoreboard; "
+    "s.Scoreboard = lambda host, port, token: real("
+    "host='127.0.0.1' if host == '0.0.0.0' else host, port=port, token=token); "
+) + _WITH_CTRL_C
+
+
 class Served:
     """The command running in a child process, with the first lines it printed."""
 
-    def __init__(self, tmp_path: Path, *args: str) -> None:
+    def __init__(self, tmp_path: Path, *args: str, code: str = _WITH_CTRL_C) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _WITH_CTRL_C, *args],
+            [sys.executable, "-c", code, *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,
@@ -192,3 +205,49 @@ def test_errors(
         argv += ["--db", str(db)]
     assert command.main(argv) == command.EXIT_ERROR
     assert message in capsys.readouterr().err
+
+
+def test_lan_prints_first_an_address_that_gets_in(tmp_path: Path, db: Path, session: int) -> None:
+    """With --lan the first address printed opens the page from this machine: it carries
+    the token (it was the bare loopback address, which answers 403 in token mode), and so
+    does the network address printed after it."""
+    s = Served(
+        tmp_path, "--session", str(session), "--db", str(db), "--port", "0", "--lan",
+        code=_LAN_ON_LOOPBACK,
+    )  # fmt: skip
+    try:
+        url = s.url
+        token = parse_qs(urlsplit(url).query).get("token", [""])[0]
+        assert token, f"no token in the first address printed: {s.lines}"
+        network = [line for line in s.lines if line.startswith("on the network: http://")]
+        assert len(network) == 1 and network[0].endswith(f"/?token={token}"), s.lines
+        # A browser: it opens the address, keeps the cookie set, follows the redirect.
+        browser = build_opener(HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(url, timeout=5) as page:
+            assert page.status == 200
+            assert b"<html" in page.read().lower()
+            assert urlsplit(page.url).query == ""  # the token left the address bar
+        with browser.open(url.split("?")[0] + "api/state", timeout=5) as answer:
+            assert json.load(answer)["summary"]["game"] == "picasso"
+        assert request(url, "/").status == 403  # without the token, loopback too
+    finally:
+        assert s.stop() == 0
+
+
+def test_a_session_holding_strings_that_are_not_text_is_served(
+    tmp_path: Path, db: Path, session: int
+) -> None:
+    """Events refused for a lone surrogate ("\\ud800" in their JSON) are kept as received;
+    the page of that session is still served, the string sent as its escape."""
+    with EventStore(db) as store:
+        result = store.append(session, {"type": "draw", "player": "\ud800", "card": "x"})
+        assert not result.accepted and "log.text" in (result.reason or "")
+    s = Served(tmp_path, "--session", str(session), "--db", str(db), "--port", "0")
+    try:
+        answer = request(s.url, "/api/state")
+        assert answer.status == 200
+        assert b"\\ud800" in answer.body
+        last = answer.json()["events"][-1]
+        assert last["status"] == "rejected" and "log.text" in last["reason"]
+    finally:
+        assert s.stop() == 0

@@ -195,6 +195,33 @@ def test_names_and_card_ids_are_shown_as_text(board: Scoreboard, page: Page) -> 
     assert page.evaluate("document.getElementById('banner').textContent") == "<marquee>GO</marquee>"
 
 
+def test_the_page_says_point_and_card_in_the_right_number(board: Scoreboard, page: Page) -> None:
+    """One point and one card, as the page shows them ("1 pts" before)."""
+    summary = {
+        "game": "picasso",
+        "players": ["Ann", "Ben"],
+        "scores": {"Ann": 6, "Ben": 20},
+        "finished": False,
+        "winners": [],
+        "points": {"Ann": 1, "Ben": 10},
+        "cards_held": {"Ann": 1, "Ben": 2},
+        "turn": 3,
+        "turns": 4,
+        "builder": "Ann",
+        "card": "cat",
+        "cost": 9,
+    }
+    board.publish(summary, [])
+    open_board(page, board.url)
+    details = page.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('#ranking li')).map("
+        "li => [li.dataset.player, li.querySelector('.detail').textContent]))"
+    )
+    assert details == {"Ann": "1 point + 1 card", "Ben": "10 points + 2 cards"}
+    shown = page.evaluate("document.getElementById('details').textContent")
+    assert shown == "A guess now scores Ann 1 point"
+
+
 def test_token_mode_in_the_browser(browser: Browser, page: Page) -> None:
     with Scoreboard(token=TOKEN) as locked:
         page.goto(locked.url)  # no token: refused

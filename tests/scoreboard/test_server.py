@@ -117,6 +117,54 @@ def test_every_game_has_a_turn_and_ranking(game: str, part: float) -> None:
         assert all(r["detail"].endswith("left") for r in state["ranking"])
 
 
+@pytest.mark.parametrize(
+    ("points", "held", "detail"),
+    [
+        (1, 1, "1 point + 1 card"),
+        (0, 0, "0 points + 0 cards"),
+        (4, 2, "4 points + 2 cards"),
+    ],
+)
+def test_picasso_details_say_point_and_card_in_the_right_number(
+    points: int, held: int, detail: str
+) -> None:
+    """The ranking said "1 pts": one point, one card; any other number, plural."""
+    summary = {
+        "game": "picasso",
+        "players": ["Ann", "Ben"],
+        "scores": {"Ann": points + 5 * held, "Ben": 0},
+        "finished": False,
+        "winners": [],
+        "points": {"Ann": points, "Ben": 0},
+        "cards_held": {"Ann": held, "Ben": 0},
+    }
+    rows = {r["name"]: r["detail"] for r in scoreboard.ranking(summary)}
+    assert rows["Ann"] == detail
+    assert rows["Ben"] == "0 points + 0 cards"
+
+
+def test_a_pick_pic_target_of_one_point() -> None:
+    """ "Playing to 1 point", not "1 points"."""
+    summary, _ = played("pickpic", 1)
+    turn = scoreboard.current_turn({**summary, "target": 1})
+    assert turn is not None and "Playing to 1 point" in turn["details"]
+
+
+def test_a_lone_surrogate_in_an_event_does_not_stop_the_page(board: Scoreboard) -> None:
+    """A stored event refused for a lone surrogate (``"\\ud800"`` in its JSON, parsed back
+    from the store) is published and served, as its escape: UTF-8 cannot carry it."""
+    summary, events = played("picasso", 2)
+    bad = {"type": "draw", "player": "\ud800", "card": "x\udfff"}
+    records = [*events, {"event": bad, "seq": 2, "status": "rejected", "reason": "log.text"}]
+    version = board.publish(summary, records)
+    answer = request(board.url, "/api/state")
+    assert answer.status == 200
+    state = answer.json()
+    assert state["version"] == version
+    assert state["events"][-1]["status"] == "rejected"
+    assert "\\ud800" in answer.body.decode("utf-8")
+
+
 def test_events_from_the_store_with_status_and_reason() -> None:
     records: list[dict[str, Any]] = [
         {"event": {"type": "start", "game": "picasso", "players": ["A", "B"]}, "seq": 0},

@@ -197,3 +197,45 @@ def test_sessions_alone_prints_its_help(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "sessions")
     assert code == 0
     assert any(row.strip().startswith("resume") for row in out)
+
+
+def test_strings_that_are_not_text_are_refused_and_every_output_still_works(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lone surrogate ("\\ud800" in the JSON) was a traceback at the SQLite insert. A start
+    holding one is refused in one line and nothing is stored; events holding one are recorded
+    as rejected naming log.text, kept as received (escaped), and list, show and export work."""
+    lone_start = '{"type": "start", "game": "picasso", "players": ["\\ud800", "B"]}'
+    code, out, err = run(capsys, "sessions", "new", "--db", str(db), "--start", lone_start)
+    assert (code, out) == (2, [])
+    assert err.startswith("pictable sessions: invalid event") and err.count("\n") == 1
+    assert "a player name must be valid text" in err and "[log.text:" in err
+    code, out, _ = run(capsys, "sessions", "list", "--db", str(db), "--json")
+    assert (code, json.loads(out[0])) == (0, {"sessions": []})
+
+    lines = [
+        '{"type": "draw", "player": "\\ud800", "card": "x"}',
+        '{"type": "draw", "player": "A", "card": "c\\udc00"}',
+        '{"type": "give_up", "meta": {"\\udfff": 1}}',
+        json.dumps(PICASSO_EVENTS[0]),
+    ]
+    stdin_of(monkeypatch, ("\n".join(lines) + "\n").encode())
+    code, out, err = run(
+        capsys, "sessions", "new", "--db", str(db), "--game", "picasso", "--players", "A,B",
+        "--note", "from a shell: \udcff", "--stdin",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    sid = out[0]
+    for n, ack in enumerate(out[2:5], start=1):
+        assert ack.startswith(f"rejected {n}: invalid event") and "[log.text:" in ack, ack
+    assert out[5] == "ok 4"
+    for args in (["list"], ["list", "--json"], ["show", sid], ["show", sid, "--json"]):
+        code, out, err = run(capsys, "sessions", *args, "--db", str(db))
+        assert (code, err) == (0, ""), args
+        "\n".join(out).encode("utf-8")
+    received = json.loads(out[0])["received"]
+    assert json.loads(received[1]["line"]) == json.loads(lines[0])  # kept as received
+    assert json.loads(out[0])["note"] == "from a shell: \\udcff"
+    code, out, _ = run(capsys, "sessions", "export", sid, "--db", str(db))
+    assert code == 0
+    assert [json.loads(x) for x in out] == [PICASSO_START, PICASSO_EVENTS[0]]

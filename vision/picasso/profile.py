@@ -29,7 +29,7 @@ table; ``pictable kit learn picasso`` measures the owner's own pieces and writes
 }
 ```
 
-- ``sticks``: one entry per stick kind (``long_stick`` and ``short_stick``, the CONTRACTS.md
+- ``sticks``: one entry per stick kind (``long_stick`` and ``short_stick``, the docs/formats.md
   count keys), with its length and width.
 - ``shapes``: one entry per shape kind: ``size_mm`` is the circle's and half-circle's
   diameter, the square's and the triangle's side; ``area_mm2`` the area of its outline.

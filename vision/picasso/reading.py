@@ -1,7 +1,7 @@
 """What the Picasso board reader reports: frozen dataclasses, in board millimetres.
 
 Board frame: origin at the canvas's top-left corner, x to the right, y down (KIT.md, and
-``calibration.layout``). Serialisation to the CONTRACTS.md JSON lives in one place,
+``calibration.layout``). Serialisation to the docs/formats.md JSON lives in one place,
 ``vision.picasso.sink``.
 """
 
@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from calibration.planes import PlaneFit
 
-#: Picasso cost of each count key (CONTRACTS.md: a + b + 2c + 3d).
+#: Picasso cost of each count key (docs/formats.md: a + b + 2c + 3d).
 COST = {"long_stick": 1, "short_stick": 1, "shape": 2, "string": 3}
 COUNT_KEYS = ("long_stick", "short_stick", "shape", "string")
 
@@ -105,7 +105,7 @@ class BoardReading:
 
     @property
     def counts(self) -> dict[str, int] | None:
-        """Pieces on the canvas by kind (CONTRACTS.md ``build`` keys), None when occluded."""
+        """Pieces on the canvas by kind (docs/formats.md ``build`` keys), None when occluded."""
         return None if self.occluded else self.seen_counts
 
     @property

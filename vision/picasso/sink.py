@@ -1,4 +1,4 @@
-"""The one place readings become JSON: the ``analyze picasso`` entry of CONTRACTS.md
+"""The one place readings become JSON: the ``analyze picasso`` entry of docs/formats.md
 section 3, ``{"image", "pieces", "counts", "cost"}``, plus ``occluded``,
 ``covered_fraction``, ``markers`` and ``warning``."""
 

@@ -1,4 +1,4 @@
-"""A Picasso turn that scores itself: frames in, CONTRACTS.md events out.
+"""A Picasso turn that scores itself: frames in, docs/formats.md events out.
 
 The stateful part of the Picasso pipeline (the board reader is stateless); every threshold is
 in seconds (``TurnSettings``), confirmed with ``vision.tracker.Debouncer``:

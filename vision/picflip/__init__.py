@@ -1,6 +1,6 @@
 """Pic Flip followed from the camera: the discard pile, who laid each card, challenges.
 
-``PicFlipFollower`` (``vision.picflip.follow``) turns frames into CONTRACTS.md events;
+``PicFlipFollower`` (``vision.picflip.follow``) turns frames into docs/formats.md events;
 ``vision.picflip.bench`` measures it on rendered games. Imports are lazy.
 """
 

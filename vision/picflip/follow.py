@@ -1,4 +1,4 @@
-"""Pic Flip followed from the camera: frames in, CONTRACTS.md events out.
+"""Pic Flip followed from the camera: frames in, docs/formats.md events out.
 
 ``PicFlipFollower`` reads every frame with the stateless card reader
 (``vision.identify.identify_frame``: kit cards by their printed codes, or a registered
@@ -127,7 +127,7 @@ class PicFlipFollower:
 
     # ------------------------------------------------------------------ protocol
     def start_event(self) -> dict[str, Any]:
-        """The CONTRACTS.md ``start`` event of this game."""
+        """The docs/formats.md ``start`` event of this game."""
         ev: dict[str, Any] = {"type": "start", "game": "picflip", "players": list(self.players)}
         if self.deck_size is not None:
             ev["deck_size"] = self.deck_size

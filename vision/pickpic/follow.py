@@ -1,4 +1,4 @@
-"""A Pick Pic round followed from the camera: frames in, CONTRACTS.md events out.
+"""A Pick Pic round followed from the camera: frames in, docs/formats.md events out.
 
 ``PickPicFollower`` reads every frame with the stateless card reader
 (``vision.identify.identify_frame``: kit cards by their printed codes, face up or face down)
@@ -142,7 +142,7 @@ class PickPicFollower:
 
     # ------------------------------------------------------------------ protocol
     def start_event(self) -> dict[str, Any]:
-        """The CONTRACTS.md ``start`` event of this game."""
+        """The docs/formats.md ``start`` event of this game."""
         ev: dict[str, Any] = {"type": "start", "game": "pickpic", "players": list(self.players)}
         if self.target is not None:
             ev["target"] = self.target

@@ -203,7 +203,7 @@ def angle_gap(a_deg: float, b_deg: float) -> float:
 
 def default_seat_angles(n: int) -> list[float]:
     """Image angles (deg, y down, from the image centre) of ``n`` seats spread evenly round
-    the view, the first at the bottom and the others clockwise (CONTRACTS.md 1)."""
+    the view, the first at the bottom and the others clockwise (docs/formats.md 1)."""
     return [(90.0 + 360.0 * i / n) % 360.0 for i in range(n)]
 
 

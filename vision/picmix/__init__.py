@@ -11,7 +11,7 @@ Visibility rule (``VISIBLE_MIN``): an item shows when at least a quarter of its 
 is visible. Estimates within ``UNSURE_BAND`` (12% to 45%) are too close to call: the verdict
 is then ``unsure`` and names the item, never a confident answer the item could overturn.
 
-Over time: ``ClaimWatcher`` (``vision.picmix.watch``) turns frames into the CONTRACTS.md
+Over time: ``ClaimWatcher`` (``vision.picmix.watch``) turns frames into the docs/formats.md
 ``reveal`` and ``claim`` events. New art: ``register_deck`` (``vision.picmix.decks``) learns a
 deck's items from photos of its faces (and its objective cards from theirs). Figures:
 ``vision.picmix.bench.bench_picmix`` and ``report`` (the ``pictable bench`` hook), measured

@@ -125,7 +125,7 @@ class PicmixReading:
     reasons: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """CONTRACTS.md section 3 keys (``objective``, ``visible``, ``verdict``, ``missing``,
+        """docs/formats.md section 3 keys (``objective``, ``visible``, ``verdict``, ``missing``,
         ``extra``) plus ``unsure``, ``reasons``, ``objective_method`` and ``items``."""
         return {
             "objective": {"card": self.objective_card, "items": list(self.objective_items)},
@@ -959,8 +959,8 @@ def _verify_at(  # one scale of verify_frame
         if occluders(frame, fi.blobs.im) or hand_in_view(frame):
             return replace(
                 obj,
-                reason="the objective card cannot be read (neither its code nor its items), "
-                "and a hand or arm in view may cover it",
+                reason="no objective card found (neither its code nor its items can be read); "
+                "it may be under something in view, such as a hand or arm",
                 covered=True,
             )
         return obj
@@ -968,8 +968,8 @@ def _verify_at(  # one scale of verify_frame
     if not any(s.on == "player" and s.status != "hidden" for s in sightings):
         if occluders(frame, fi.blobs.im) or hand_in_view(frame):
             return PicmixFailure(
-                "no item on the player's cards can be read, and a hand or arm in view may "
-                "cover them",
+                "no player cards found (no item outside the objective card can be read); "
+                "they may be under something in view, such as a hand or arm",
                 tuple(sightings),
                 covered=True,
             )

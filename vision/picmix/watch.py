@@ -1,4 +1,4 @@
-"""Picmix claims over time: frames in, CONTRACTS.md ``reveal`` and ``claim`` events out.
+"""Picmix claims over time: frames in, docs/formats.md ``reveal`` and ``claim`` events out.
 
 ``ClaimWatcher`` is the one stateful piece of the Picmix reader (the tracker's role; every
 threshold is in seconds). It watches for

@@ -33,6 +33,7 @@ from vision.sources.guard import (
     describe_array,
     normalise_image,
 )
+from vision.sources.limits import MAX_IMAGE_PIXELS, header_size_wh, too_large
 from vision.sources.reader import Backoff, LatestFrameReader, ReaderStats, iter_frames
 from vision.sources.spec import STREAM_SCHEMES, open_source
 from vision.sources.synthetic import SyntheticSource
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_CAMERA_SIZE_WH",
     "FALLBACK_FPS",
     "IMAGE_SUFFIXES",
+    "MAX_IMAGE_PIXELS",
     "STREAM_SCHEMES",
     "Backoff",
     "CameraSource",
@@ -59,9 +61,11 @@ __all__ = [
     "check_frame",
     "check_positive",
     "describe_array",
+    "header_size_wh",
     "iter_frames",
     "natural_key",
     "normalise_image",
     "open_source",
     "redact_url",
+    "too_large",
 ]

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.sources.base import Frame, FrameSource, SourceError, check_positive
+from vision.sources.limits import too_large, too_large_decoded
 
 log = logging.getLogger("pictable.sources")
 
@@ -56,10 +57,10 @@ class ImageFolderSource(FrameSource):
 
     ``index`` is the image's position in that order and ``t = index / fps`` seconds, so an
     unreadable image leaves a gap in time rather than shifting every later frame. Unreadable
-    images (corrupt, truncated, not really images) are skipped, logged, and listed in
-    ``unreadable``. Images are decoded to 3-channel BGR uint8 (grey expanded, alpha dropped,
-    16-bit scaled down by OpenCV). Hidden files and files without an image suffix are ignored.
-    The listing is taken at ``open()``.
+    images (corrupt, truncated, not really images, over ``MAX_IMAGE_PIXELS``) are skipped,
+    logged, and listed in ``unreadable``. Images are decoded to 3-channel BGR uint8 (grey
+    expanded, alpha dropped, 16-bit scaled down by OpenCV). Hidden files and files without an
+    image suffix are ignored. The listing is taken at ``open()``.
     """
 
     live = False
@@ -128,7 +129,8 @@ class ImageFolderSource(FrameSource):
 
 
 def _read_image(path: Path) -> np.ndarray | None:
-    """Decode ``path`` as (H, W, 3) uint8 BGR, or ``None`` if it cannot be read.
+    """Decode ``path`` as (H, W, 3) uint8 BGR, or ``None`` if it cannot be read or is over
+    ``MAX_IMAGE_PIXELS`` (checked on its header first, so no memory goes to its pixels).
 
     Reads the bytes with numpy and decodes them with ``cv2.imdecode`` so that non-ASCII paths
     work on every platform and an I/O error is told apart from a decoding one in the log.
@@ -140,11 +142,19 @@ def _read_image(path: Path) -> np.ndarray | None:
         return None
     if data.size == 0:
         return None
+    problem = too_large(data, path)  # from the header, before decoding a pixel
+    if problem is not None:
+        log.warning("%s: %s", path.name, problem)
+        return None
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error as exc:
         log.debug("cannot decode %s: %s", path, exc)
         return None
     if image is None or image.size == 0:
+        return None
+    problem = too_large_decoded(image.shape)
+    if problem is not None:
+        log.warning("%s: %s", path.name, problem)
         return None
     return image

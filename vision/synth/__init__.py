@@ -4,7 +4,7 @@ A scene is a ``SceneSpec`` (camera, table, markers, cards, the Picasso board and
 pieces, hands, light and sensor effects) in table millimetres; ``render_scene(spec,
 seed)`` returns the frame, (H, W, 3) uint8 BGR, and its ``Truth``. Random generators draw
 specs from a numpy ``Generator`` and a difficulty tier; ``render_sequence`` renders short
-sequences of whole game turns with the CONTRACTS.md events a perfect tracker would emit;
+sequences of whole game turns with the docs/formats.md events a perfect tracker would emit;
 ``write_render`` writes frames and ``truth.jsonl`` to a folder. Everything is
 deterministic: the same seed gives the same image bit for bit.
 

@@ -6,7 +6,7 @@ there. Every event is stamped when its evidence is complete and unoccluded (the 
 laid the card has left it).
 
 Seats are spread evenly round the table, the first at the bottom of the view, the others
-clockwise as seen from above (CONTRACTS.md 1); the camera's yaw turns them in the image.
+clockwise as seen from above (docs/formats.md 1); the camera's yaw turns them in the image.
 The camera is the tier's, drawn again while the cards at the far places would look
 narrower than ``MIN_CARD_PX`` (the tier's card sizes).
 

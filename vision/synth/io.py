@@ -7,7 +7,7 @@ Layout of ``write_render(out_dir, kind, tier, n, seed)``:
   "tier": tier, "seed": scene_seed, "truth": {...}}``;
 - sequence kinds (``picasso_turn``, ``picmix_claim``, ``pickpic_round``, ...): one folder per
   sequence, ``seq_000/``, holding its frames, ``truth.jsonl`` (as above plus ``"t"``)
-  and ``events.jsonl`` (the CONTRACTS.md event log a perfect tracker would emit).
+  and ``events.jsonl`` (the docs/formats.md event log a perfect tracker would emit).
 
 Scene ``i`` of a run uses seed ``seed * 100003 + i``, so any frame can be rendered again
 alone. With ``image_format="jpg"`` the frame's JPEG round trip is the file itself.

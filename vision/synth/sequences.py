@@ -2,7 +2,7 @@
 
 Each sequence is scripted as timed beats (a hand reaches in, lays a piece, withdraws;
 a card is held up to the camera; ...). The script yields, at any time ``t``, the scene
-spec of that moment, and the CONTRACTS.md event log (``start`` first, every event with
+spec of that moment, and the docs/formats.md event log (``start`` first, every event with
 ``t`` in seconds) that a perfect tracker would emit: an event is stamped at the moment
 its evidence is complete and unoccluded (a piece's ``build`` when the placing hand has
 left the board, a ``draw`` when the shown card is held still, ...).
@@ -616,7 +616,7 @@ class SequenceRender:
         kind: the sequence kind.
         fps: frames per second.
         duration_s: length of the sequence, seconds.
-        events: CONTRACTS.md events (dicts, ``start`` first, each with ``t``).
+        events: docs/formats.md events (dicts, ``start`` first, each with ``t``).
     """
 
     def __init__(

@@ -39,7 +39,7 @@ ShapeKind = Literal["circle", "square", "triangle", "half_circle"]
 ShapeColour = Literal["red", "blue", "yellow", "green"]
 #: Stick sizes (length, width), mm.
 STICK_LW_MM: dict[str, Vec2] = {"long_stick": (100.0, 8.0), "short_stick": (50.0, 8.0)}
-#: Picasso cost of each piece kind (CONTRACTS.md: a + b + 2c + 3d).
+#: Picasso cost of each piece kind (docs/formats.md: a + b + 2c + 3d).
 PIECE_COST: dict[str, int] = {"long_stick": 1, "short_stick": 1, "shape": 2, "string": 3}
 
 
@@ -276,7 +276,7 @@ class BoardSpec:
         )
 
     def counts(self) -> dict[str, int]:
-        """Pieces on the canvas by kind (CONTRACTS.md ``build`` keys)."""
+        """Pieces on the canvas by kind (docs/formats.md ``build`` keys)."""
         out = {"long_stick": 0, "short_stick": 0, "shape": 0, "string": 0}
         for p in self.pieces:
             if on_canvas(p):

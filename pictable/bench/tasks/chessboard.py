@@ -112,7 +112,7 @@ class OpenCVCalibration:
 
     def finish(self, outputs: Sequence[Any], samples: Sequence[Sample]) -> dict[str, Any]:
         """``calibrateCamera`` over the frames where the board was found (the calibration JSON
-        of CONTRACTS.md: rms_px, camera_matrix, dist_coeffs, image_size)."""
+        of docs/formats.md: rms_px, camera_matrix, dist_coeffs, image_size)."""
         cv2 = self._cv2
         views = [o for o in outputs if isinstance(o, dict) and o["found"]]
         if len(views) < 3:
