@@ -199,6 +199,10 @@ class PicmixFollower:
             deck = load_registered(deck)
         self.watcher = ClaimWatcher(list(self.players), deck, model)
         self._known_objective: str | None = None
+        #: after a restart, the log's rounds in order (objective card, claimed or not), until
+        #: the table moves on: a recording played again reveals and claims them again first
+        self._replay: list[tuple[str, bool]] = []
+        self._mute_claim = False
         self._mapper = None
         if calibration is not None:
             from pictable.commands.verify import _seat_mapper
@@ -211,18 +215,35 @@ class PicmixFollower:
     def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
         if self._mapper is not None:
             self.watcher.seat_of = self._mapper(frame)
-        events = self.watcher.update(frame, t)
-        if self._known_objective is not None:
-            # After a restart the objective on the table was revealed before: the watcher
-            # sees it afresh (and must, to watch it), but the game has its reveal already.
-            for e in [e for e in events if e.get("type") == "reveal"]:
-                if e.get("card") == self._known_objective:
-                    events.remove(e)
-                self._known_objective = None
-        return events
+        return self._not_stored(self.watcher.update(frame, t))
+
+    def _not_stored(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``events`` less what the log holds already, after a restart: the objective in
+        play, revealed before (the watcher sees it afresh, and must, to watch it), and the
+        rounds of a recording played again from its start (a reveal the log holds in that
+        order, and the claim that closed it)."""
+        out = []
+        for e in events:
+            kind, card = e.get("type"), e.get("card")
+            if kind == "claim" and self._mute_claim:
+                self._mute_claim = False
+                continue
+            if kind != "reveal":
+                out.append(e)
+                continue
+            self._mute_claim = False
+            if self._known_objective is not None and card == self._known_objective:
+                self._known_objective, self._replay = None, []
+                continue
+            if self._replay and card == self._replay[0][0]:
+                self._mute_claim = self._replay.pop(0)[1]
+                continue
+            self._known_objective, self._replay = None, []  # a new objective: live again
+            out.append(e)
+        return out
 
     def finish(self, t: float) -> list[dict[str, Any]]:
-        return self.watcher.finish(t)
+        return self._not_stored(self.watcher.finish(t))
 
     def key(self, seat: int, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
         """A seat's claim called by a key (seat 0 is the first player)."""
@@ -245,7 +266,15 @@ class PicmixFollower:
 
     def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """The objective in play is not revealed twice; objectives already claimed are not
-        revealed again."""
+        revealed again; the rounds of the log (``events``) played again from a recording's
+        start are not stored twice."""
+        rounds: list[tuple[str, bool]] = []
+        for e in events:
+            if e.get("type") == "reveal" and e.get("card"):
+                rounds.append((str(e["card"]), False))
+            elif e.get("type") == "claim" and rounds:
+                rounds[-1] = (rounds[-1][0], True)
+        self._replay = rounds
         objective = summary.get("objective") or {}
         if objective.get("card"):
             self._known_objective = str(objective["card"])

@@ -202,3 +202,70 @@ def test_a_guess_after_a_seen_build_asks_only_the_usual_question(
     assert kinds([r.event for r in pipe.records]) == ["draw", "build", "guess"]
     assert "meta" not in pipe.records[-1].event
     assert pipe.ask is not None and pipe.ask["text"] == "B guessed the word: right?"
+
+
+class ScriptedWatcher:
+    """Stands in for the Picmix claim watcher: the events of each frame, in order."""
+
+    def __init__(self, script: list[list[dict]]) -> None:
+        self.script = list(script)
+        self.claimed: str | None = None
+        self.seat_of = None
+
+    def update(self, frame: np.ndarray, t: float) -> list[dict]:
+        return self.script.pop(0) if self.script else []
+
+    def finish(self, t: float) -> list[dict]:
+        return []
+
+    def already_claimed(self, card: str) -> None:
+        self.claimed = card
+
+
+def reveal(card: str) -> dict:
+    return {"type": "reveal", "card": card, "items": ["house", "star", "tree"]}
+
+
+def claim(player: str) -> dict:
+    return {"type": "claim", "player": player, "visible": ["house", "star", "tree"]}
+
+
+LOG = [
+    {"type": "start", "game": "picmix", "players": ["A", "B"]},
+    reveal("picmix-obj-01"),
+    claim("A"),
+    reveal("picmix-obj-02"),
+]
+SUMMARY = {"objective": {"card": "picmix-obj-02"}, "won": {"A": ["picmix-obj-01"], "B": []}}
+
+
+@pytest.mark.parametrize(
+    ("restart", "script", "expected"),
+    [
+        # The recording played again: round 1 revealed and claimed again, then the open
+        # round revealed again, then what is new.
+        (
+            "replay",
+            [[reveal("picmix-obj-01")], [claim("A")], [reveal("picmix-obj-02")], [claim("B")]],
+            [claim("B")],
+        ),
+        # The camera films on: the open objective seen afresh, then its claim.
+        ("camera", [[reveal("picmix-obj-02")], [claim("B")]], [claim("B")]),
+        # The table moved on while nothing watched: a new objective is a new round.
+        (
+            "camera",
+            [[reveal("picmix-obj-05")], [claim("A")]],
+            [reveal("picmix-obj-05"), claim("A")],
+        ),
+    ],
+)
+def test_picmix_after_a_restart_stores_no_round_twice(
+    restart: str, script: list[list[dict]], expected: list[dict]
+) -> None:
+    follower = make_follower("picmix", ["A", "B"])
+    follower.watcher = ScriptedWatcher(script)  # type: ignore[attr-defined]
+    follower.resume(SUMMARY, LOG)  # type: ignore[attr-defined]
+    frame = np.zeros((72, 128, 3), np.uint8)
+    got = [e for n in range(len(script)) for e in follower.update(frame, n / 10)]
+    assert got == expected
+    assert follower.watcher.claimed == "picmix-obj-01"  # type: ignore[attr-defined]
