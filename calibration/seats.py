@@ -13,13 +13,20 @@ that a card laid in front of a player belongs to that player's zone.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from calibration.result import CalibrationError
+
+if TYPE_CHECKING:
+    from calibration.planes import PlaneFit
+
+SeatOf = Callable[[tuple[float, float]], str | None]
+"""A point of the image (x, y) px -> the player whose seat zone holds it, or None."""
 
 
 @dataclass(frozen=True)
@@ -141,3 +148,46 @@ def seats_from_json(value: Any) -> tuple[Seat, ...]:
             raise CalibrationError(f"seat {i + 1}: coordinates must be finite numbers")
         seats.append(Seat(i, name, (float(anchor[0]), float(anchor[1])), zone))
     return tuple(seats)
+
+
+def seat_mapper(
+    calibration: str | None, players: list[str]
+) -> Callable[[NDArray[np.uint8]], SeatOf | None] | None:
+    """``(frame -> SeatOf)`` from a calibration file with seats (or a play area to lay them
+    out round), or None without a file.
+
+    Each frame's play-area markers 0-3 give the table plane (refitted when they are seen,
+    the last fit kept while they are not); a point's table position picks the seat zone;
+    seats are named by ``players`` in order. A frame before any fit gives None. Raises
+    ``ValueError`` when the file has neither seats nor a play area."""
+    if calibration is None:
+        return None
+    from calibration.files import load  # the calibration file holds seats: loaded here
+    from calibration.markers import detect_fiducials
+    from calibration.planes import fit_table
+
+    cal = load(calibration)
+    seats = cal.seats
+    if not seats and cal.play_area_mm is not None:
+        seats = layout_seats(players, cal.play_area_mm)
+    if not seats:
+        raise ValueError(f"{calibration}: no seats and no play area to lay them out")
+    names = {seat.index: players[seat.index] for seat in seats if seat.index < len(players)}
+    state: dict[str, PlaneFit | None] = {"plane": None}
+
+    def for_frame(frame: NDArray[np.uint8]) -> SeatOf | None:
+        fit = fit_table(detect_fiducials(frame, (0, 1, 2, 3)), cal.intrinsics, cal.play_area_mm)
+        if fit:
+            state["plane"] = fit
+        plane = state["plane"]
+        if plane is None:
+            return None
+
+        def seat_of(pt: tuple[float, float]) -> str | None:
+            mm = plane.to_mm(np.asarray([pt], np.float32))[0]
+            seat = zone_of(seats, (float(mm[0]), float(mm[1])))
+            return None if seat is None else names.get(seat.index)
+
+        return seat_of
+
+    return for_frame

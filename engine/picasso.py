@@ -28,6 +28,14 @@ PIECE_COST: dict[Piece, int] = {
     Piece.SHAPE: 2,
     Piece.STRING: 3,
 }
+#: Each piece's name in a sentence, (one, many): "1 long stick", "2 long sticks"; keyed by
+#: the pieces' names in events (``Piece`` is a ``str``).
+PIECE_NAMES: dict[str, tuple[str, str]] = {
+    Piece.LONG_STICK: ("long stick", "long sticks"),
+    Piece.SHORT_STICK: ("short stick", "short sticks"),
+    Piece.SHAPE: ("shape", "shapes"),
+    Piece.STRING: ("string", "strings"),
+}
 CARD_VALUE = 10  # rulebook: "Each card has an imaginary value of 10"
 CARD_POINTS = 5  # rulebook: "a card worth 5 points"
 # Bounds of the options: more is a mistake (a typo, a stray digit), not a game.

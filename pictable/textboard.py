@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.picasso import PIECE_COST, Piece
+from engine.picasso import PIECE_COST, PIECE_NAMES, Piece
 
 GAME_NAMES = {
     "pickpic": "Pick Pic",
@@ -36,14 +36,6 @@ def scoreboard(summary: dict[str, Any]) -> str:
     if summary["finished"] and len(summary["winners"]) > 1:
         lines.append("  (a tie: the victory is shared)")
     return "\n".join(lines)
-
-
-PIECE_NAMES = {
-    "long_stick": ("long stick", "long sticks"),
-    "short_stick": ("short stick", "short sticks"),
-    "shape": ("shape", "shapes"),
-    "string": ("string", "strings"),
-}
 
 
 def _pieces_phrase(kind: str, n: Any) -> str:

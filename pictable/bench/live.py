@@ -27,8 +27,8 @@ CAMERA_FPS = 30.0
 
 
 def _stability() -> dict[str, dict[str, float]]:
-    from vision.picasso.turn import TurnSettings
-    from vision.picmix import watch
+    from vision.tracker import picmix
+    from vision.tracker.picasso import TurnSettings
 
     s = TurnSettings()
     return {
@@ -37,7 +37,7 @@ def _stability() -> dict[str, dict[str, float]]:
             "build": s.build_stable_s,
             "guess": s.still_s,
         },
-        "picmix": {"reveal": watch.REVEAL_STABLE_S, "claim": watch.RELEASE_S},
+        "picmix": {"reveal": picmix.REVEAL_STABLE_S, "claim": picmix.RELEASE_S},
     }
 
 

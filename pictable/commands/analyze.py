@@ -174,8 +174,8 @@ def _line(entry: dict[str, Any]) -> str:
 
 
 def _run_video(args: argparse.Namespace, calibration: Any, profile: Any) -> int:
-    from vision.picasso.turn import PicassoTurnTracker
     from vision.sources import SourceError, iter_frames, open_source
+    from vision.tracker.picasso import PicassoTurnTracker
 
     players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
     if len(players) < 2:

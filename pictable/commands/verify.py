@@ -198,52 +198,12 @@ def run(args: argparse.Namespace) -> int:
 # ---- sequences: a video, a folder of frames, the live camera --------------------------------
 
 
-def _seat_mapper(calibration: str | None, players: list[str]) -> Any:
-    """``(frame -> (point px -> player | None))`` from a calibration file with seats, or None.
-
-    Each frame's play-area markers 0-3 give the table plane (refitted when they are seen); a
-    point's table position picks the seat zone; seats are named by ``players`` in order."""
-    if calibration is None:
-        return None
-    from calibration.files import load
-    from calibration.markers import detect_fiducials
-    from calibration.planes import fit_table
-    from calibration.seats import layout_seats, zone_of
-
-    cal = load(calibration)
-    seats = cal.seats
-    if not seats and cal.play_area_mm is not None:
-        seats = layout_seats(players, cal.play_area_mm)
-    if not seats:
-        raise ValueError(f"{calibration}: no seats and no play area to lay them out")
-    names = {seat.index: players[seat.index] for seat in seats if seat.index < len(players)}
-    state: dict[str, Any] = {"plane": None}
-
-    def for_frame(frame: np.ndarray) -> Any:
-        fit = fit_table(detect_fiducials(frame, (0, 1, 2, 3)), cal.intrinsics, cal.play_area_mm)
-        if fit:
-            state["plane"] = fit
-        plane = state["plane"]
-        if plane is None:
-            return None
-
-        def seat_of(pt: tuple[float, float]) -> str | None:
-            mm = plane.to_mm(np.asarray([pt], np.float32))[0]
-            seat = zone_of(seats, (float(mm[0]), float(mm[1])))
-            return None if seat is None else names.get(seat.index)
-
-        return seat_of
-
-    return for_frame
-
-
 def run_sequence(args: argparse.Namespace) -> int:
     """Frames of a video, a folder or the camera -> the game's events as JSON Lines."""
-    import numpy as np  # noqa: F401  (the mapper's closures use it)
-
+    from calibration.seats import seat_mapper
     from vision.picmix.model import load_item_model
-    from vision.picmix.watch import ClaimWatcher
     from vision.sources import LatestFrameReader, iter_frames, open_source
+    from vision.tracker.picmix import ClaimWatcher
 
     players = [p.strip() for p in (args.players or "A,B").split(",") if p.strip()]
     if not 2 <= len(players) <= 6:
@@ -255,7 +215,7 @@ def run_sequence(args: argparse.Namespace) -> int:
         return 2
     try:
         deck = load_deck_arg(args.deck)
-        mapper = _seat_mapper(args.calibration, players)
+        mapper = seat_mapper(args.calibration, players)
         source = open_source(args.camera if live else args.video, fps=args.fps)
     except (ValueError, OSError) as exc:
         print(f"pictable verify picmix: {exc}", file=sys.stderr)

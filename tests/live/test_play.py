@@ -143,9 +143,9 @@ def test_demo_plays_a_rendered_session_and_checks_it_against_the_truth(
 def test_the_picasso_view_shows_the_pieces_and_the_running_cost(
     picasso_session: RenderedSession,
 ) -> None:
-    from pictable.followers import PicassoFollower
     from tests.live.conftest import video_frames
     from vision.picasso.reader import read_board
+    from vision.tracker.picasso import PicassoFollower
 
     frames = list(video_frames(picasso_session.video))
     follower = PicassoFollower(picasso_session.players)

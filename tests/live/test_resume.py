@@ -159,7 +159,7 @@ def test_a_guess_with_no_build_seen_is_asked_about_not_scored_in_silence(
     # empty): the card shown again and laid before B is a guess on an empty board, worth
     # 10 to the builder by the rulebook, and far more likely a missed build. It is stored
     # (the engine is right to accept it) and asked about on the view and the page.
-    import vision.picasso.turn as turn
+    import vision.tracker.picasso as turn
 
     real = turn.read_board
 

@@ -134,7 +134,7 @@ def test_pickpic_session_has_whole_rounds(n_players: int, standin: StandInTextur
 
 
 def test_pickpic_session_follows_the_called_order(standin: StandInTextures) -> None:
-    from vision.pickpic.calls import give_calls
+    from engine.pickpic import give_calls
 
     seq = render_sequence(
         "pickpic_round", 2, "easy", provider=standin, n_gives=None, n_players=4, n_rounds=1
@@ -198,7 +198,7 @@ def test_session_arguments_are_checked(standin: StandInTextures) -> None:
 def test_pickpic_gives_out_of_turn_are_a_reordering(standin: StandInTextures) -> None:
     from collections import Counter
 
-    from vision.pickpic.calls import give_calls
+    from engine.pickpic import give_calls
 
     api = pytest.importorskip("engine.api")
     seq = render_sequence(

@@ -306,8 +306,8 @@ def bench_turns(seeds: list[int], tier: str = "easy", fps: float = 6.0) -> list[
     frame by ``PicassoTurnTracker``; each turn's events replayed by the engine and compared
     with the true events': the scores, the drawn card, the guesser, the last build."""
     from engine import replay
-    from vision.picasso.turn import PicassoTurnTracker
     from vision.synth import render_sequence
+    from vision.tracker.picasso import PicassoTurnTracker
 
     out = []
     for seed in seeds:

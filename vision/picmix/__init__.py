@@ -11,9 +11,10 @@ Visibility rule (``VISIBLE_MIN``): an item shows when at least a quarter of its 
 is visible. Estimates within ``UNSURE_BAND`` (12% to 45%) are too close to call: the verdict
 is then ``unsure`` and names the item, never a confident answer the item could overturn.
 
-Over time: ``ClaimWatcher`` (``vision.picmix.watch``) turns frames into the docs/formats.md
-``reveal`` and ``claim`` events. New art: ``register_deck`` (``vision.picmix.decks``) learns a
-deck's items from photos of its faces (and its objective cards from theirs). Figures:
+Over time: ``ClaimWatcher`` (``vision.tracker.picmix``: the tracker's, not this reader's)
+turns frames into the docs/formats.md ``reveal`` and ``claim`` events. New art:
+``register_deck`` (``vision.picmix.decks``) learns a deck's items from photos of its faces
+(and its objective cards from theirs). Figures:
 ``vision.picmix.bench.bench_picmix`` and ``report`` (the ``pictable bench`` hook), measured
 also on a deck drawn with art the model never saw (``vision.picmix.newart``); neither is
 imported here (``python -m vision.picmix.bench`` runs them).
@@ -34,13 +35,11 @@ from vision.picmix.reader import (
     decide,
     verify_frame,
 )
-from vision.picmix.watch import ClaimWatcher
 
 __all__ = [
     "NAME_MIN",
     "UNSURE_BAND",
     "VISIBLE_MIN",
-    "ClaimWatcher",
     "ItemDeck",
     "ItemModel",
     "ItemSighting",

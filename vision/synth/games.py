@@ -14,7 +14,7 @@ Pick Pic (one session, ``n_rounds`` rounds):
 
 - **reveal**: in seating order each player lays a photo face up in front of them, near the
   edge of the view on their side.
-- **give**: in the order the assistant calls them (``vision.pickpic.calls.give_calls``) the
+- **give**: in the order the assistant calls them (``engine.pickpic.give_calls``) the
   players lay cards face down beside the receiver's photo, fanned so that each covers about
   two thirds of the one below.
 - **random**: each player adds a face-down card to their own stack.
@@ -41,7 +41,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.pickpic.calls import give_calls
+from engine.pickpic import give_calls
 from vision.synth.camera import Camera
 from vision.synth.spec import CardSpec, SceneSpec
 from vision.synth.textures import CARD_WH_MM, TextureProvider

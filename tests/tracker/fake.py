@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-import vision.pickpic.tracks as tracks
+import vision.tracker.tracks as tracks
 
 BLANK = np.zeros((720, 1280, 3), np.uint8)
 
@@ -40,7 +40,7 @@ def reading(
 
 class Table:
     """What lies on the table now; ``install(monkeypatch, module)`` makes the card reader
-    the followers call (``vision.pickpic.tracks.read_cards``) read it (``module``: the
+    the followers call (``vision.tracker.tracks.read_cards``) read it (``module``: the
     follower's module, kept for the callers)."""
 
     def __init__(self) -> None:

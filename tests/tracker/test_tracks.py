@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pickpic.tracks import ArmSides, SettledCards, angle_gap, default_seat_angles, fit_turn
+from vision.tracker.tracks import ArmSides, SettledCards, angle_gap, default_seat_angles, fit_turn
 
 
 def _quad(x: float, y: float) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 ``PickPicFollower`` reads every frame with the stateless card reader
 (``vision.identify.identify_frame``: kit cards by their printed codes, face up or face down)
-and keeps the only state: card tracks (``vision.pickpic.tracks.SettledCards``: a card counts
+and keeps the only state: card tracks (``vision.tracker.tracks.SettledCards``: a card counts
 once it lies still) and the round as the engine will see it. It emits
 
 - **reveal**: a face-up card settling during the reveal phase is the reference photo of the
@@ -11,7 +11,7 @@ once it lies still) and the round as the engine will see it. It emits
   one whose photo or stack card lies nearest (a fanned stack's last cards may lie nearer a
   neighbour's photo than its own); a card that settles before every photo is read, or by a
   complete stack, waits (``_Round.pending``). The giver is, in order of
-  preference: the player the assistant called (``vision.pickpic.calls.give_calls``, shown
+  preference: the player the assistant called (``engine.pickpic.give_calls``, shown
   by ``prompt()``); when the card went to
   another player than the one called, the player still owing that receiver a card whose
   seat lies on the side the hand came from (``ArmSides``: the angle where the arm crossed
@@ -42,10 +42,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.pickpic import cards_per_opponent, give_calls
 from vision.kit.decks import get_card, is_card_id
 from vision.kit.geometry import CARD_SIZE_WH_MM, face_size_wh_mm
-from vision.pickpic.calls import cards_per_opponent, give_calls
-from vision.pickpic.tracks import (
+from vision.sources.guard import check_frame
+from vision.tracker.tracks import (
     ArmSides,
     SettledCards,
     Track,
@@ -54,7 +55,6 @@ from vision.pickpic.tracks import (
     read_cards,
     reader_inputs,
 )
-from vision.sources.guard import check_frame
 
 
 @dataclass(frozen=True)

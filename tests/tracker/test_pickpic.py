@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import engine
-import vision.pickpic.follow as follow
-from tests.pickpic.fake import BLANK, Clock, Table
-from vision.pickpic.calls import give_calls
-from vision.pickpic.follow import PickPicFollower
+import vision.tracker.pickpic as follow
+from engine.pickpic import give_calls
+from tests.tracker.fake import BLANK, Clock, Table
+from vision.tracker.pickpic import PickPicFollower
 
 PLAYERS = ["A", "B", "C"]
 

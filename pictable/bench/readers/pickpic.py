@@ -6,7 +6,7 @@ the way the live session does (each applied through the engine; an event the eng
 is recorded and skipped). A session is **right** when the final scores equal those of the
 true event log. ``report(profile)`` is the ``pictable bench`` hook.
 
-    python -m vision.pickpic.bench --sessions 6 --seed 0
+    python -m pictable.bench.readers.pickpic --sessions 6 --seed 0
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import engine
-from vision.pickpic.follow import PickPicFollower
-from vision.synth.followbench import diff, judge, sets_report, summarise
+from pictable.bench.follow import diff, judge, sets_report, summarise
+from vision.tracker.pickpic import PickPicFollower
 
 FPS = 4.0
 ROUNDS = 2

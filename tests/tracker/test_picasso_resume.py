@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pictable.followers import PicassoFollower
-from vision.picasso.turn import PicassoTurnTracker
+from vision.tracker.picasso import PicassoFollower, PicassoTurnTracker
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 

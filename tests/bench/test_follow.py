@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from vision.synth.followbench import diff, failure_table, judge, sets_report, summarise
+from pictable.bench.follow import diff, failure_table, judge, sets_report, summarise
 
 START = {"type": "start", "game": "pickpic", "players": ["Ana", "Ben", "Cy"]}
 

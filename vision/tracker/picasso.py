@@ -1,7 +1,12 @@
-"""A Picasso turn that scores itself: frames in, docs/formats.md events out.
+"""Picasso followed from the camera: a turn that scores itself, frames in, docs/formats.md
+events out.
 
-The stateful part of the Picasso pipeline (the board reader is stateless); every threshold is
-in seconds (``TurnSettings``), confirmed with ``vision.tracker.Debouncer``:
+``PicassoTurnTracker`` is the stateful part of the Picasso pipeline (the board reader,
+``vision.picasso``, is stateless; ``pictable analyze picasso --video`` runs the tracker
+alone); ``PicassoFollower`` is the live pipeline's follower of the game: the tracker behind
+the follower protocol (``pictable.followers``), with what the assistant asks, what the live
+view draws and the resume after a restart. Every threshold is in seconds
+(``TurnSettings``), confirmed with ``vision.tracker.stable.Debouncer``:
 
 - **draw**: the builder holds the drawn card up to the camera; its printed code names it
   (``vision.picasso.cardid``). Confirmed after ``card_stable_s``.
@@ -34,6 +39,7 @@ Not detected: ``give_up`` (nothing on the table says it), a second draw before a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,12 +53,14 @@ from calibration.markers import detect_fiducials
 from calibration.planes import PlaneFit, fit_table
 from calibration.result import Failure
 from calibration.seats import Seat, layout_seats, zone_of
+from engine.picasso import PIECE_NAMES
 from vision.picasso.cardid import MarkerTable, identify_held_card, kit_marker_table
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reader import read_board
 from vision.picasso.reading import COST, COUNT_KEYS, BoardReading
 from vision.sources.guard import check_frame
-from vision.tracker import Debouncer
+from vision.tracker import check_players
+from vision.tracker.stable import Debouncer
 
 
 @dataclass(frozen=True)
@@ -393,6 +401,104 @@ class PicassoTurnTracker:
         seats = layout_seats(self.players, (float(w), float(h)), margin_mm=5000.0)
         hit = zone_of(seats, (float(point_px[0]), float(point_px[1])))
         return hit.name if hit is not None else None
+
+
+class PicassoFollower:
+    """The live pipeline's follower of Picasso (draw, build, guess): ``PicassoTurnTracker``
+    behind the follower protocol (``pictable.followers``). ``calibration``: a calibration
+    file's path (its lens, seats and play area), or None; ``deck`` is not used (cards are
+    named by their printed codes)."""
+
+    game = "picasso"
+
+    def __init__(
+        self, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+    ) -> None:
+        self.players = check_players(players, self.game)
+        kwargs: dict[str, Any] = {}
+        if calibration is not None:
+            from calibration.files import load
+
+            cal = load(str(calibration))
+            kwargs["intrinsics"] = cal.intrinsics
+            kwargs["seats"] = tuple(cal.seats)
+            kwargs["play_area_mm"] = cal.play_area_mm
+        self.tracker = PicassoTurnTracker(list(self.players), **kwargs)
+
+    def start_event(self) -> dict[str, Any]:
+        return {"type": "start", "game": "picasso", "players": list(self.players)}
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        return self.tracker.update(frame, t)
+
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        return self.tracker.finish()
+
+    def prompt(self) -> str | None:
+        phase = self.tracker.phase
+        builder = self.tracker.builder
+        if phase == "draw":
+            return f"{builder}: draw a card and show it to the camera"
+        if phase == "build":
+            return f"{builder} builds; show the card again when the word is guessed"
+        if phase == "placing":
+            return "lay the card in front of the player who guessed"
+        return None
+
+    def overlay(self) -> list[dict[str, Any]]:
+        """The last board reading in the image: sticks, shapes, the string, the running cost
+        (or the hand over the canvas)."""
+        reading = getattr(self.tracker, "last_reading", None)
+        fit = getattr(reading, "fit", None)
+        if reading is None or fit is None:
+            return []
+        from vision.picasso.sink import split_polyline
+
+        def px(points_mm: Any) -> list[list[float]]:
+            pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
+            return [[float(x), float(y)] for x, y in fit.to_px(pts)]
+
+        items: list[dict[str, Any]] = []
+        for stick in reading.sticks:
+            label = "L" if stick.kind == "long_stick" else "S"
+            items.append(
+                {"kind": "line", "points_px": px([stick.p0_mm, stick.p1_mm]), "label": label}
+            )
+        for shape in reading.shapes:
+            items.append({"kind": "quad", "corners_px": px(shape.outline_mm), "label": shape.shape})
+        if reading.string is not None:
+            for part in split_polyline(np.asarray(reading.string.points_mm, np.float32)):
+                items.append({"kind": "line", "points_px": px(part), "label": ""})
+        corner = px([[0.0, -8.0]])[0]
+        if reading.occluded:
+            text = "a hand over the board: not counted"
+        else:
+            counts = reading.counts or {}
+            parts = ", ".join(
+                f"{n} {PIECE_NAMES.get(k, (k, k))[n != 1]}" for k, n in counts.items() if n
+            )
+            text = f"cost {reading.cost}" + (f" ({parts})" if parts else "")
+        items.append({"kind": "text", "xy": corner, "label": text})
+        return items
+
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """The turn of a stored session: its builder builds next, and a card already drawn
+        means the build is under way (its last build, from ``events``, is not emitted
+        again)."""
+        builder = summary.get("builder")
+        if builder not in self.players:
+            return
+        card = summary.get("card")
+        pieces: dict[str, int] | None = None
+        for e in events:
+            kind = e.get("type")
+            if kind == "build" and isinstance(e.get("pieces"), Mapping):
+                pieces = {str(k): int(n) for k, n in e["pieces"].items()}
+            elif kind in ("draw", "guess", "give_up"):
+                pieces = None  # a build belongs to its turn
+        self.tracker.resume_turn(
+            str(builder), str(card) if card else None, built=pieces is not None, pieces=pieces
+        )
 
 
 def _quarter(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:

@@ -1,7 +1,11 @@
-"""Picmix claims over time: frames in, docs/formats.md ``reveal`` and ``claim`` events out.
+"""Picmix followed from the camera: claims over time, frames in, docs/formats.md ``reveal``
+and ``claim`` events out.
 
-``ClaimWatcher`` is the one stateful piece of the Picmix reader (the tracker's role; every
-threshold is in seconds). It watches for
+``ClaimWatcher`` is the stateful part of the Picmix pipeline (the item reader,
+``vision.picmix``, is stateless; ``pictable verify picmix`` on a video or the camera runs
+the watcher alone; every threshold is in seconds); ``PicmixFollower`` is the live
+pipeline's follower of the game: the watcher behind the follower protocol
+(``pictable.followers``). The watcher watches for
 
 - a new objective card (read in the frame, the same card for ``REVEAL_STABLE_S`` with all its
   items in view, so no hand is over it): ``reveal`` with the card and its items;
@@ -21,13 +25,15 @@ a seat's zone are that seat's, and a tap is claimed by the seat with the most it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
+from calibration.seats import seat_mapper
 from vision.picmix.ink import Blob
 from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reader import (
@@ -38,6 +44,7 @@ from vision.picmix.reader import (
     player_items,
     read_items,
 )
+from vision.tracker import check_players
 from vision.tracker.stable import Debouncer
 
 REVEAL_STABLE_S = 0.3
@@ -244,6 +251,116 @@ class ClaimWatcher:
             self._reveal.reset()
             return [event]
         return []
+
+
+class PicmixFollower:
+    """The live pipeline's follower of Picmix (reveal, claim): ``ClaimWatcher`` behind the
+    follower protocol (``pictable.followers``), with what the log already holds after a
+    restart left out. ``deck``: None or ``"picmix"`` (the kit's deck) or a registered deck's
+    name; ``calibration``: a calibration file's path (its seats, ``seat_mapper``), or None."""
+
+    game = "picmix"
+
+    def __init__(
+        self, players: Sequence[str], *, calibration: Any = None, deck: Any = None
+    ) -> None:
+        from vision.picmix.model import kit_deck, load_item_model
+
+        self.players = check_players(players, self.game)
+        model = load_item_model()
+        if deck is None or deck == "picmix":
+            deck = kit_deck(model)
+        elif isinstance(deck, str):
+            from vision.picmix.decks import load_registered
+
+            deck = load_registered(deck)
+        self.watcher = ClaimWatcher(list(self.players), deck, model)
+        self._known_objective: str | None = None
+        #: after a restart, the log's rounds in order (objective card, claimed or not), until
+        #: the table moves on: a recording played again reveals and claims them again first
+        self._replay: list[tuple[str, bool]] = []
+        self._mute_claim = False
+        self._mapper = None
+        if calibration is not None:
+            self._mapper = seat_mapper(str(calibration), list(self.players))
+
+    def start_event(self) -> dict[str, Any]:
+        return {"type": "start", "game": "picmix", "players": list(self.players)}
+
+    def update(self, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        if self._mapper is not None:
+            self.watcher.seat_of = self._mapper(frame)
+        return self._not_stored(self.watcher.update(frame, t))
+
+    def _not_stored(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``events`` less what the log holds already, after a restart: the objective in
+        play, revealed before (the watcher sees it afresh, and must, to watch it), and the
+        rounds of a recording played again from its start (a reveal the log holds in that
+        order, and the claim that closed it)."""
+        out = []
+        for e in events:
+            kind, card = e.get("type"), e.get("card")
+            if kind == "claim" and self._mute_claim:
+                self._mute_claim = False
+                continue
+            if kind != "reveal":
+                out.append(e)
+                continue
+            self._mute_claim = False
+            if self._known_objective is not None and card == self._known_objective:
+                self._known_objective, self._replay = None, []
+                continue
+            if self._replay and card == self._replay[0][0]:
+                self._mute_claim = self._replay.pop(0)[1]
+                continue
+            self._known_objective, self._replay = None, []  # a new objective: live again
+            out.append(e)
+        return out
+
+    def finish(self, t: float) -> list[dict[str, Any]]:
+        return self._not_stored(self.watcher.finish(t))
+
+    def key(self, seat: int, frame: NDArray[np.uint8], t: float) -> list[dict[str, Any]]:
+        """A seat's claim called by a key (seat 0 is the first player)."""
+        return self.watcher.key(seat, frame, t)
+
+    def prompt(self) -> str | None:
+        if self.watcher.claiming is not None:
+            return f"checking {self.watcher.claiming}'s cards..."
+        if self.watcher.objective_in_play is None:
+            return "reveal the next objective card"
+        return "tap the objective and call Picmix!"
+
+    def overlay(self) -> list[dict[str, Any]]:
+        in_play = self.watcher.objective_in_play
+        if in_play is None:
+            return []
+        quad, items = in_play
+        label = f"objective: {', '.join(items)}"
+        return [{"kind": "quad", "corners_px": quad.tolist(), "label": label}]
+
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """The objective in play is not revealed twice; objectives already claimed are not
+        revealed again; the rounds of the log (``events``) played again from a recording's
+        start are not stored twice."""
+        rounds: list[tuple[str, bool]] = []
+        for e in events:
+            if e.get("type") == "reveal" and e.get("card"):
+                rounds.append((str(e["card"]), False))
+            elif e.get("type") == "claim" and rounds:
+                rounds[-1] = (rounds[-1][0], True)
+        self._replay = rounds
+        objective = summary.get("objective") or {}
+        if objective.get("card"):
+            self._known_objective = str(objective["card"])
+        won = summary.get("won") or {}
+        last = summary.get("last_claim") or {}
+        if last.get("card"):
+            self.watcher.already_claimed(str(last["card"]))
+        elif won:
+            cards = [c for cs in won.values() for c in cs]
+            if cards:
+                self.watcher.already_claimed(str(cards[-1]))
 
 
 def _make_open(frame: np.ndarray, obj: Objective, quad: np.ndarray) -> _Open:

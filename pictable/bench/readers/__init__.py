@@ -26,8 +26,8 @@ READER_REPORTS: dict[str, tuple[str, str]] = {
     "reader-identify": ("vision.identify.bench:report", "Card identification"),
     "reader-picasso": ("vision.picasso.bench:report", "Picasso board"),
     "reader-picmix": ("vision.picmix.bench:report", "Picmix verification"),
-    "reader-pickpic": ("vision.pickpic.bench:report", "Pick Pic from the camera"),
-    "reader-picflip": ("vision.picflip.bench:report", "Pic Flip from the camera"),
+    "reader-pickpic": ("pictable.bench.readers.pickpic:report", "Pick Pic from the camera"),
+    "reader-picflip": ("pictable.bench.readers.picflip:report", "Pic Flip from the camera"),
     "live-play": ("pictable.bench.live:report", "The live pipeline"),
 }
 BEGIN = "<!-- reader reports: begin (written by pictable bench) -->"

@@ -9,8 +9,8 @@ import pytest
 
 from engine.api import replay
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.watch import ClaimWatcher
 from vision.synth import render_sequence
+from vision.tracker.picmix import ClaimWatcher
 
 
 def _watch(

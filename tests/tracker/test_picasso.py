@@ -28,7 +28,7 @@ def test_rendered_turn_scores_right(
     for fr in seq:
         cv2.imwrite(str(folder / f"frame_{fr.index:04d}.png"), fr.frame)
     # The stand-in cards carry the test's own codes (the printable kit is another issue's).
-    monkeypatch.setattr("vision.picasso.turn.kit_marker_table", lambda: helpers.table)
+    monkeypatch.setattr("vision.tracker.picasso.kit_marker_table", lambda: helpers.table)
     parser = argparse.ArgumentParser(prog="pictable")
     analyze.register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(

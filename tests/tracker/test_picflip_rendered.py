@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.picflip.bench import run_game
+from pictable.bench.readers.picflip import run_game
 
 
 def test_a_rendered_game_ends_with_the_true_outcome() -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import engine
-from vision.pickpic.bench import run_session
-from vision.synth.followbench import judge
+from pictable.bench.follow import judge
+from pictable.bench.readers.pickpic import run_session
 
 
 def test_a_rendered_three_player_session_scores_true() -> None:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from vision.identify import identify_frame
-from vision.pickpic.follow import table_distance, table_metric
 from vision.synth import Camera, CardSpec, SceneSpec, render_scene
+from vision.tracker.pickpic import table_distance, table_metric
 
 W_MM, H_MM = 63.0, 88.0
 

@@ -3,7 +3,7 @@
 ``PicFlipFollower`` reads every frame with the stateless card reader
 (``vision.identify.identify_frame``: kit cards by their printed codes, or a registered
 deck's cards by their pictures) and follows the cards on the table
-(``vision.pickpic.tracks.SettledCards``). A face-up card that settles and is not already on
+(``vision.tracker.tracks.SettledCards``). A face-up card that settles and is not already on
 the discard pile has just been laid on it:
 
 - the first is the ``lead``; each later one a ``play``. Its player is the seat on the side
@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.pickpic.tracks import (
+from vision.sources.guard import check_frame
+from vision.tracker.tracks import (
     ArmSides,
     SettledCards,
     Track,
@@ -45,7 +46,6 @@ from vision.pickpic.tracks import (
     read_cards,
     reader_inputs,
 )
-from vision.sources.guard import check_frame
 
 SPOKEN = "(spoken)"
 """The phrase of a ``describe`` the follower emits: it was said aloud, not seen."""

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from vision.pickpic.calls import cards_per_opponent, give_calls
+from engine.pickpic import cards_per_opponent, give_calls
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import engine
-import vision.picflip.follow as follow
-import vision.pickpic.tracks as tracks
-from tests.pickpic.fake import BLANK, Clock, FakeFrame, FakeReading, Table
-from vision.picflip.follow import SPOKEN, PicFlipFollower
+import vision.tracker.picflip as follow
+import vision.tracker.tracks as tracks
+from tests.tracker.fake import BLANK, Clock, FakeFrame, FakeReading, Table
+from vision.tracker.picflip import SPOKEN, PicFlipFollower
 
 PLAYERS = ["A", "B", "C", "D"]
 ANGLE = {"A": 90.0, "B": 180.0, "C": 270.0, "D": 0.0}

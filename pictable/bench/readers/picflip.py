@@ -6,7 +6,7 @@ to ``PicFlipFollower`` as the live pipeline would, and enters each true ``reject
 are judged as the live session does (refused ones skipped). A game is **right** when the
 final scores (cards discarded), the cards left and the winners equal the true log's.
 
-    python -m vision.picflip.bench --games 6 --seed 0
+    python -m pictable.bench.readers.picflip --games 6 --seed 0
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from vision.picflip.follow import PicFlipFollower
-from vision.synth.followbench import diff, judge, sets_report, summarise
+from pictable.bench.follow import diff, judge, sets_report, summarise
+from vision.tracker.picflip import PicFlipFollower
 
 FPS = 4.0
 
