@@ -107,7 +107,8 @@ def load_deck_arg(name: str) -> Any:
 
 def verify_one(path: str, deck: Any) -> tuple[dict[str, Any], Any, np.ndarray | None]:
     """(JSON entry, reading, image) for one file; the entry carries "error" on failure."""
-    from vision.picmix.reader import PicmixFailure, verify_frame
+    from vision.picmix.reader import verify_frame
+    from vision.picmix.reading import PicmixFailure
 
     image, problem = open_image(path, bgr=True)
     if image is None:

@@ -178,7 +178,7 @@ def test_every_key_of_decode_and_identify_is_named(
 
 
 def test_every_key_of_verify_is_named() -> None:
-    from vision.picmix.reader import ItemSighting, PicmixFailure, PicmixReading
+    from vision.picmix.reading import ItemSighting, PicmixFailure, PicmixReading
 
     sighting = ItemSighting(
         item="moon",

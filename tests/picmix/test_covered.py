@@ -11,7 +11,8 @@ from pictable.commands.verify import verify_one
 from tests.picmix.compose import Composed, Faces, chain, compose
 from tests.picmix.test_exported import _steps
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import PicmixFailure, PicmixReading, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixFailure, PicmixReading
 
 OBJECTIVE_CENTRE_PX = (460, 168)  # compose()'s objective at (-150, -160) mm, 1.2 px/mm
 

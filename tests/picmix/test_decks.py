@@ -15,7 +15,8 @@ from tests.picmix.test_exported import _steps
 from vision.kit.picmix import ITEMS
 from vision.picmix.decks import SCALES, load_registered
 from vision.picmix.model import ItemModel
-from vision.picmix.reader import PicmixReading, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixReading
 
 
 def _photos(faces: Faces, folder: Path, colour: str) -> list[str]:

@@ -11,7 +11,8 @@ import pytest
 from tests.picmix.compose import Composed, Faces, Laid, chain, compose, table_view
 from vision.kit.picmix import OBJECTIVES, player_set_ids, solve_objective
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import PicmixFailure, PicmixReading, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixFailure, PicmixReading
 
 
 def _steps(objective: int, colour: str) -> list[tuple[str, str, str | None]]:

@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from pictable.bench.readers.picmix import bench_picmix, naming
 from pictable.commands.picmix_deck import run_register
 from vision.kit.pictograms import GLYPH_NAMES
-from vision.picmix.bench import bench_picmix, naming
 from vision.picmix.decks import load_registered
 from vision.picmix.model import ItemModel
 from vision.picmix.newart import NEW_ITEMS, NewArtTextures, register_photos

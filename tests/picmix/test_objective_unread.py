@@ -13,9 +13,10 @@ from tests.picmix.compose import Composed, Faces, Laid, chain, compose
 from tests.picmix.test_covered import OBJECTIVE_CENTRE_PX, _arm
 from tests.picmix.test_exported import _steps
 from vision.kit.picmix import OBJECTIVES
-from vision.picmix.bench import claim_scene, objective_hidden, truth_of
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import PicmixFailure, PicmixReading, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixFailure, PicmixReading
+from vision.synth.picmix_claims import claim_scene, objective_hidden, truth_of
 
 
 def _slid_under_arm(faces: Faces, objective: int, colour: str) -> Composed:

@@ -1,9 +1,9 @@
 """Items joined to a hand, an arm or a card's edge by the shadow it casts on the paper: the
 shadow darkens the paper between them past the ink threshold, so item and hand are one ink
 component; the item's own ink is deeper and is split off (``vision.picmix.ink.split_by_core``,
-and ``reader._split_doubtful`` for a blob named in doubt). Also the claims of the renderer
-where this was seen (``vision.synth``, through the bench's ``claim_scene``), and an item under
-a fingertip whose share the look puts too low (``reader._shows_by_area``)."""
+and ``sightings._split_doubtful`` for a blob named in doubt). Also the claims of the renderer
+where this was seen (``vision.synth.picmix_claims.claim_scene``), and an item under a fingertip
+whose share the look puts too low (``sightings._shows_by_area``)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.picmix.bench import claim_scene, truth_of
 from vision.picmix.ink import Blob, candidates, ink_map, split_by_core
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import (
-    AREA_SHOWS,
-    NAME_MIN,
-    UNSURE_BAND,
-    VISIBLE_MIN,
-    PicmixReading,
-    _Named,
-    _shows_by_area,
-    verify_frame,
-)
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import NAME_MIN, UNSURE_BAND, VISIBLE_MIN, PicmixReading
+from vision.picmix.sightings import AREA_SHOWS, _Named, _shows_by_area
+from vision.synth.picmix_claims import claim_scene, truth_of
 
 ITEM_AT = (137, 120)  # the item touching the shadow (px)
 WATCH = (214, 149, 237, 173)  # the dark watch face on the skin (x0, y0, x1, y1 px)

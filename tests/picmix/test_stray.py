@@ -11,7 +11,8 @@ import pytest
 from tests.picmix.compose import Composed, Faces, Laid, chain, compose
 from tests.picmix.test_exported import _steps
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import PicmixReading, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixReading
 
 PX_PER_MM = 1.2  # compose()'s table view: 1.2 px/mm, origin at the photo's centre
 STRAY_MM = (420.0, -200.0)  # about 450 mm from the claim's cards

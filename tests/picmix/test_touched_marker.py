@@ -11,10 +11,12 @@ import pytest
 
 from tests.picmix.compose import Composed, Faces, chain, compose
 from tests.picmix.test_exported import _steps
+from vision.picmix.frame_items import read_items
 from vision.picmix.ink import MAX_SIDE_PX, ink_map
 from vision.picmix.markers import dark_cores, search_frame
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import PicmixReading, read_items, verify_frame
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import PicmixReading
 
 SKIN = (120, 150, 200)
 

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from vision.picmix.reader import (
-    UNNAMED,
-    UNSURE_BAND,
-    VISIBLE_MIN,
-    _plausible,
-    _status,
-    decide,
-    decide_among,
-    decide_in_doubt,
-)
+from vision.picmix.objective import _plausible
+from vision.picmix.reading import UNSURE_BAND, VISIBLE_MIN
+from vision.picmix.sightings import _status
+from vision.picmix.verdict import UNNAMED, decide, decide_among, decide_in_doubt
 
 OBJ = {"sun", "fish", "moon"}
 

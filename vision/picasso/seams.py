@@ -15,7 +15,7 @@ wood cannot tell; the picture can, by two cues at the place where the two would 
 
 A joint is never looked for where another stick crosses, nor where the string or a shadow
 lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered
-pairs (``vision.picasso.bench.bench_seams``); a long stick wrongly cut in two costs a
+pairs (``pictable.bench.readers.picasso.bench_seams``); a long stick wrongly cut in two costs a
 point, so the threshold is conservative.
 """
 

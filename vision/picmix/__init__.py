@@ -15,9 +15,10 @@ Over time: ``ClaimWatcher`` (``vision.tracker.picmix``: the tracker's, not this 
 turns frames into the docs/formats.md ``reveal`` and ``claim`` events. New art:
 ``register_deck`` (``vision.picmix.decks``) learns a deck's items from photos of its faces
 (and its objective cards from theirs). Figures:
-``vision.picmix.bench.bench_picmix`` and ``report`` (the ``pictable bench`` hook), measured
-also on a deck drawn with art the model never saw (``vision.picmix.newart``); neither is
-imported here (``python -m vision.picmix.bench`` runs them).
+``pictable.bench.readers.picmix.bench_picmix`` and ``report`` (the ``pictable bench`` hook),
+measured also on a deck drawn with art the model never saw (``vision.picmix.newart``), on
+claims rendered by ``vision.synth.picmix_claims`` (``python -m pictable.bench.readers.picmix``
+runs them).
 
 Conventions: frames (H, W, 3) uint8 BGR; boxes (x, y, w, h) and points (x, y) in pixels.
 """
@@ -25,16 +26,16 @@ Conventions: frames (H, W, 3) uint8 BGR; boxes (x, y, w, h) and points (x, y) in
 from vision.picmix.decks import load_registered, register_deck
 from vision.picmix.draw import annotate
 from vision.picmix.model import ItemDeck, ItemModel, kit_deck, load_item_model
-from vision.picmix.reader import (
+from vision.picmix.reader import verify_frame
+from vision.picmix.reading import (
     NAME_MIN,
     UNSURE_BAND,
     VISIBLE_MIN,
     ItemSighting,
     PicmixFailure,
     PicmixReading,
-    decide,
-    verify_frame,
 )
+from vision.picmix.verdict import decide
 
 __all__ = [
     "NAME_MIN",

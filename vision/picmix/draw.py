@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.picmix.reader import ItemSighting, PicmixFailure, PicmixReading
+from vision.picmix.reading import ItemSighting, PicmixFailure, PicmixReading
 
 GREEN = (40, 170, 40)
 ORANGE = (0, 140, 255)

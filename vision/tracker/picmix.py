@@ -34,16 +34,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.seats import seat_mapper
+from vision.picmix.frame_items import read_items
 from vision.picmix.ink import Blob
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reader import (
-    UNNAMED,
-    Objective,
-    PicmixFailure,
-    find_objective,
-    player_items,
-    read_items,
-)
+from vision.picmix.objective import Objective, find_objective
+from vision.picmix.reading import PicmixFailure
+from vision.picmix.verdict import UNNAMED, player_items
 from vision.tracker import check_players
 from vision.tracker.stable import Debouncer
 

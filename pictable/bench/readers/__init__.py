@@ -1,7 +1,9 @@
 """Reader reports: each reader measures itself against its issue's bars.
 
-A reader package provides ``report(profile) -> dict`` (profile ``"quick"`` or ``"full"``)
-returning ``{"title", "summary": [{"figure", "value", "target", "met"}], "markdown"}``.
+Each reader's report is a module of its own in this package (``READER_REPORTS`` names it,
+e.g. ``pictable.bench.readers.picmix:report``; the live pipeline's is ``pictable.bench.live``)
+with ``report(profile) -> dict`` (profile ``"quick"`` or ``"full"``) returning
+``{"title", "summary": [{"figure", "value", "target", "met"}], "markdown"}``.
 ``pictable bench`` runs each in a fresh process with one thread, keeps its result under
 ``benchmarks/readers/NAME.json`` (with the date, the profile, the time it took and the
 command), and writes every kept report into BENCHMARKS.md between two marker lines, so a
@@ -24,8 +26,8 @@ from typing import Any
 
 READER_REPORTS: dict[str, tuple[str, str]] = {
     "reader-identify": ("vision.identify.bench:report", "Card identification"),
-    "reader-picasso": ("vision.picasso.bench:report", "Picasso board"),
-    "reader-picmix": ("vision.picmix.bench:report", "Picmix verification"),
+    "reader-picasso": ("pictable.bench.readers.picasso:report", "Picasso board"),
+    "reader-picmix": ("pictable.bench.readers.picmix:report", "Picmix verification"),
     "reader-pickpic": ("pictable.bench.readers.pickpic:report", "Pick Pic from the camera"),
     "reader-picflip": ("pictable.bench.readers.picflip:report", "Pic Flip from the camera"),
     "live-play": ("pictable.bench.live:report", "The live pipeline"),
@@ -131,9 +133,9 @@ def block(folder: Path, fresh: list[dict[str, Any]] | None = None) -> str:
         "",
         "# The readers against their issues' bars",
         "",
-        "Each reader measures itself (`report` in its package's `bench.py`) in a fresh "
-        "process on one thread; the figures below are from the run dated in each section "
-        "(the machine's load then is not controlled: compare speeds with care).",
+        "Each reader measures itself (`report` in its module of `pictable/bench/readers/`) "
+        "in a fresh process on one thread; the figures below are from the run dated in each "
+        "section (the machine's load then is not controlled: compare speeds with care).",
         "",
         "| reader | figure | measured | bar | met |",
         "|---|---|---|---|---|",

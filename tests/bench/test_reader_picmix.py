@@ -10,13 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.picmix.bench import (
-    PLAYER_SEEN_MIN,
-    bench_picmix,
-    objective_hidden,
-    player_items_hidden,
-)
-from vision.picmix.reader import PicmixFailure
+from pictable.bench.readers.picmix import bench_picmix
+from vision.picmix.reading import PicmixFailure
+from vision.synth.picmix_claims import PLAYER_SEEN_MIN, objective_hidden, player_items_hidden
 
 
 def _truth(objective_seen: float, halves_seen: list[float]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """``bench_picasso(tier, n, seed)``: the board reader's accuracy and speed on rendered boards.
 
-    .venv/bin/python -m vision.picasso.bench --tier normal --n 200 --seed 0
-    .venv/bin/python -m vision.picasso.bench --tier hard --n 100 --seed 0 --calibrated
-    .venv/bin/python -m vision.picasso.bench --seams --n 12 --seed 1
+    .venv/bin/python -m pictable.bench.readers.picasso --tier normal --n 200 --seed 0
+    .venv/bin/python -m pictable.bench.readers.picasso --tier hard --n 100 --seed 0 --calibrated
+    .venv/bin/python -m pictable.bench.readers.picasso --seams --n 12 --seed 1
 
 Boards are those of ``pictable bench`` (``vision.picasso.dataset``: the same seeds, cached as
 PNG under ``cache/picasso``). A board whose canvas a hand covers (``canvas_hand_fraction`` >

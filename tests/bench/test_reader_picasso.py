@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.picasso import bench
+from pictable.bench.readers import picasso as bench
 
 
 def test_bench_picasso_reports_accuracy_and_speed(

@@ -1,0 +1,146 @@
+"""Everything item-like in one frame (``read_items`` -> ``FrameItems``): the item sightings
+(``vision.picmix.sightings``) and the card markers read, with the items that the codes of the
+player faces read print where each blob lies (the names are then chosen among them).
+
+Markers are read from the blobs that are not items (``vision.picmix.markers``); when no
+objective marker is read that way, from the dark cores of large blobs, then by a whole-frame
+search. Only the kit's cards carry them; other decks get none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.picmix.ink import MAX_SIDE_PX, Blob
+from vision.picmix.markers import dark_cores, read_marker, search_frame
+from vision.picmix.model import ItemDeck, ItemModel
+from vision.picmix.reading import ItemSighting
+from vision.picmix.sightings import ScoredBlobs, item_sightings, score_blobs
+from vision.sources.guard import check_frame
+
+
+@dataclass(frozen=True, eq=False)
+class CardMarker:
+    """A card's marker read: the ``card`` and ``face`` its code names, and where."""
+
+    card: str
+    face: str
+    corners_px: np.ndarray  # (4, 2) float32, ArUco order
+    searched: bool = False  # found by the whole-frame search (``_objective_markers``)
+
+
+def _markers(frame: np.ndarray, b: ScoredBlobs, deck: ItemDeck) -> list[CardMarker]:
+    """Card markers read from the blobs that are not items (``vision.picmix.markers``). Only
+    the kit's cards carry them; other decks get none."""
+    if deck.name != "picmix":
+        return []
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    out: list[CardMarker] = []
+    for blob in b.blobs:
+        m = read_marker(grey, b.im, blob)
+        if m is not None:
+            out.append(CardMarker(m.card, m.face, m.corners_px))
+    return out
+
+
+def _objective_markers(
+    frame: np.ndarray, markers: list[CardMarker], deck: ItemDeck, b: ScoredBlobs
+) -> list[CardMarker]:
+    """The objective's markers when none was read from the blobs: a hand touching the card,
+    an arm's shadow over it or the table beyond its edge joins a marker to a large blob that
+    ``read_marker`` does not read. First the dark cores of the large blobs
+    (``vision.picmix.markers.dark_cores``, a few ms), then a whole-frame ArUco search (20-100
+    ms), so only on such frames."""
+    if deck.name != "picmix" or any(
+        m.face == "front" and m.card in deck.objectives for m in markers
+    ):
+        return []
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    im = b.im
+    side = np.maximum(im.stats[:, 2], im.stats[:, 3])
+    large = [int(i) for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
+    for find in (lambda: dark_cores(grey, im, large), lambda: search_frame(grey)):
+        found = [
+            CardMarker(m.card, m.face, m.corners_px, searched=True)
+            for m in find()
+            if m.face == "front" and m.card in deck.objectives
+        ]
+        if found:
+            return found
+    return []
+
+
+def _hints(markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck) -> list[set[int]]:
+    """Per blob, the items that the player faces whose markers were read print where the blob
+    lies. A face has the same marker in both halves, so both readings of a marker (left-half
+    or right-half one) are tried; a wrong one only adds a candidate that the look rules out."""
+    hints: list[set[int]] = [set() for _ in b.blobs]
+    if not markers or not b.blobs:
+        return hints
+    from vision.kit.codes import face_codes
+    from vision.kit.render import picmix_item_layout
+
+    index = {name: i for i, name in enumerate(deck.items)}
+    centres = np.float32([blob.centre_px for blob in b.blobs])
+    for m in markers:
+        if m.card in deck.objectives:
+            continue
+        try:
+            layout = picmix_item_layout(m.card)[m.face]  # type: ignore[index]
+        except ValueError:
+            continue
+        for rect in face_codes(m.card, m.face).marker_rects:  # type: ignore[arg-type]
+            src = np.float32(
+                [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
+            )
+            hmat = cv2.getPerspectiveTransform(src, m.corners_px)
+            for item, box in layout.values():
+                if item not in index:
+                    continue
+                g = 0.12 * box.w  # a little slack round the box
+                quad = np.float32(
+                    [
+                        [box.x - g, box.y - g],
+                        [box.x1 + g, box.y - g],
+                        [box.x1 + g, box.y1 + g],
+                        [box.x - g, box.y1 + g],
+                    ]
+                )
+                qpx = cv2.perspectiveTransform(quad[None], hmat)[0]
+                for n, c in enumerate(centres):
+                    if (
+                        cv2.pointPolygonTest(
+                            qpx.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False
+                        )
+                        >= 0
+                    ):
+                        hints[n].add(index[item])
+    return hints
+
+
+@dataclass(frozen=True, eq=False)
+class FrameItems:
+    """Everything item-like in one frame: ``seen`` (sighting, blob) pairs (sightings all
+    ``on="player"`` until an objective claims them) and the card ``markers`` read."""
+
+    seen: list[tuple[ItemSighting, Blob]]
+    markers: list[CardMarker]
+    blobs: ScoredBlobs
+
+
+def read_items(
+    frame: np.ndarray, deck: ItemDeck, model: ItemModel, *, use_codes: bool = True
+) -> FrameItems:
+    """Blobs, item sightings and card markers of ``frame`` ((H, W, 3) uint8 BGR).
+    ``use_codes=False`` ignores every printed code (items and objective by their look only)."""
+    check_frame(frame)
+    b = score_blobs(frame, model, deck)
+    markers = _markers(frame, b, deck) if use_codes else []
+    if use_codes:
+        markers += _objective_markers(frame, markers, deck, b)
+    player = [m.corners_px for m in markers if m.card not in deck.objectives]
+    seen = item_sightings(b, deck, _hints(markers, b, deck), player)
+    return FrameItems(seen, markers, b)
