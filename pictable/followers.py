@@ -13,7 +13,7 @@ the same way:
 - ``overlay()``: what to draw for the last frame: ``{"kind": "quad", "corners_px":
   [[x, y]] * 4, "label": str}`` or ``{"kind": "text", "xy": [x, y], "label": str}``;
 - ``resume(summary, events)``: bring the follower in line with a stored session after a
-  restart (every game's follower has it; the pipeline calls it when a follower does):
+  restart:
   ``summary`` is its state (``State.summary()``), ``events`` its log (the events in force,
   oldest first, ``start`` included). The frames that follow may come from where the table
   is now (a camera) or from the start of a recording played again: what the log already
@@ -71,6 +71,8 @@ class Follower(Protocol):
     def prompt(self) -> str | None: ...
 
     def overlay(self) -> list[dict[str, Any]]: ...
+
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None: ...
 
 
 def make_follower(

@@ -182,7 +182,7 @@ class PicFlipFollower:
         self.events.append(ev)
         return ev
 
-    def resume(self, summary: dict[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """After a restart, follow on from a stored session: ``summary`` its state
         (``State.summary()``: the cards left, the card on top of the pile, described or
         still open to a challenge), ``events`` its log, which gives the whole pile: a card

@@ -179,7 +179,7 @@ class PickPicFollower:
         self.events.extend(out)
         return out
 
-    def resume(self, summary: dict[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def resume(self, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """After a restart, follow on from a stored session: ``summary`` its state
         (``State.summary()``), ``events`` its log. The round in play is rebuilt from the
         log (photos, gives, random cards and rankings so far), and the cards of the rounds
