@@ -165,7 +165,7 @@ def test_help_explains_the_output(capsys: pytest.CaptureFixture[str]):
         "--json",
         "--annotate",
         "--dictionaries",
-        "CONTRACTS.md",
+        "docs/formats.md",
         "DICT_4X4_50",
         "exit status is 1",
     ):

@@ -11,7 +11,7 @@ import segno
 from vision.identify import identify_frame
 from vision.identify.codes import read_sightings, vote
 from vision.kit import marker_id, render_face
-from vision.kit.codes import format_payload
+from vision.kit.codes import format_payload, marker_bits
 
 HOSTILE: tuple[str | bytes, ...] = (
     "https://example.com/pickpic-007",
@@ -118,3 +118,31 @@ def test_an_exported_face_is_named_with_its_corners() -> None:
     h, w = face.shape[:2]
     expected = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + 40 - 0.5
     assert np.abs(card.corners_px - expected).max() < 2.0
+
+
+@pytest.mark.parametrize(
+    ("speck", "x", "y"),
+    [("picmix-obj-02", 150, 200), ("picmix-obj-02", 200, 280), ("picasso-040", 150, 200)],
+)
+def test_a_small_marker_in_a_cards_picture_is_not_a_card(speck: str, x: int, y: int) -> None:
+    """A kit marker a quarter the size of a card's own, printed in the picture of a card that
+    its codes name (a letter of a card's lettering read at 150 dpi was one), is part of that
+    card: a card on another is as far from the camera, its markers as large."""
+    px_per_mm = 6.0  # about 150 dpi: the card's markers 120 px wide
+    face = render_face("picasso-012", "front", px_per_mm)
+    bits = cv2.resize(
+        (1 - marker_bits(marker_id(speck, "front"))) * 255,
+        (30, 30),
+        interpolation=cv2.INTER_NEAREST,
+    ).astype(np.uint8)
+    face[y - 5 : y + 35, x - 5 : x + 35] = 255
+    face[y : y + 30, x : x + 30] = bits[..., None]
+    frame = cv2.GaussianBlur(
+        cv2.copyMakeBorder(face, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(70, 105, 150)),
+        (3, 3),
+        0.6,
+    )
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert speck in {s.card for s in read_sightings(frame, grey)}  # read...
+    cards = identify_frame(frame).cards
+    assert [(c.card, c.side) for c in cards] == [("picasso-012", "front")]  # ...not a card

@@ -87,6 +87,24 @@ def test_small_blurred_markers_are_read_with_their_corners(side: float, deg: flo
     assert err < 0.5
 
 
+@pytest.mark.parametrize(
+    ("side", "deg"), [(60.0, 10.0), (95.0, 0.0), (118.0, 25.0), (180.0, -40.0), (300.0, 70.0)]
+)
+def test_large_markers_are_read_with_their_corners(side: float, deg: float) -> None:
+    """Markers of 60-300 px (10-50 px a cell: a card close to the camera, a printed page at
+    150 dpi and more): the adaptive threshold's window (15 px) marks only the edges of a dark
+    area wider than it, and markers from about 90 px were left hollow, never read."""
+    marker = marker_id("picmix-red-1", "front")
+    size = (int(side * 3) + 40, int(side * 3) + 20)  # a card round it fits in the frame
+    truth = _turned_square((size[0] / 2 + 0.3, size[1] / 2 - 0.2), side, deg)
+    grey = _marker_frame(truth, marker, size)
+    reads = read_markers(grey)
+    assert [m for m, _ in reads] == [marker]
+    corners = reads[0][1]
+    err = min(np.abs(np.roll(corners, r, axis=0) - truth).max() for r in range(4))
+    assert err < 0.5
+
+
 @pytest.mark.parametrize("deg", [0.0, 20.0, 40.0])
 def test_a_sheen_over_a_marker_does_not_hide_its_cells(deg: float) -> None:
     """A bright spot over the marker's middle lifts its middle dark cells towards its white

@@ -77,14 +77,22 @@ def test_payload_round_trip_for_every_face() -> None:
             assert text == f"PT1:{card.id.upper()}:{'F' if face == 'front' else 'B'}"
             assert len(text) <= 25  # fits a version-1 QR code in alphanumeric mode
             assert parse_payload(text) == (card.id, face)
-            assert parse_payload(text.lower().encode()) == (card.id, face)
+            assert parse_payload(text.encode()) == (card.id, face)
+            assert parse_payload(text.lower()) is None  # printed in capitals only
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("PT1:PICKPIC-001:F", ("pickpic-001", "front")),
-        ("  pt1:picflip-cover-6:b\n", ("picflip-cover-6", "back")),
+        ("  PT1:PICFLIP-COVER-6:B\n", ("picflip-cover-6", "back")),
+        # Case-sensitive, as printed: a lower-case payload is on no card.
+        ("pt1:pickpic-007:b", None),
+        ("  pt1:picflip-cover-6:b\n", None),
+        ("PT1:pickpic-007:B", None),
+        ("PT1:PICKPIC-007:b", None),
+        ("pt1:PICKPIC-007:B", None),
+        (b"pt1:picmix-teal-4:b", None),
         (b"PT1:PICMIX-TEAL-4:B", ("picmix-teal-4", "back")),
         (bytearray(b"PT1:PICASSO-072:F"), ("picasso-072", "front")),
         ("PT1:PICKPIC-121:F", None),  # no such card

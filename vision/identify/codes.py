@@ -10,7 +10,9 @@ Reading is done by :mod:`vision.codes` (its decoders and marker matching), in on
 ways:
 
 - ``"fast"`` (the live default): square candidates from one adaptive threshold and their
-  connected components (the card markers are 15-40 px at table distance), their corners
+  connected components (the card markers are 15-40 px at table distance; larger ones, whose
+  cells are wider than the threshold's window, in copies of the frame shrunk 4 times and
+  more: :func:`large_marker_quads`), their corners
   moved onto the square's edge (:func:`refine_marker_corners`), their cells read by their
   own levels (:func:`_cell_ratios`) and matched, with no error allowed, against the
   markers of the kit's cards only; QR codes by zxing-cpp
@@ -185,6 +187,21 @@ def _code_places(
 # ---- the fast reader -----------------------------------------------------------------------
 
 
+#: Coarser levels of the marker search: ``grey`` shrunk :data:`_COARSE_FIRST` times, then
+#: halved again (:func:`large_marker_quads`; one level for a 1280 x 720 frame). The adaptive
+#: threshold marks a pixel dark against the mean of a :data:`_THRESH_WINDOW` window, so a
+#: dark area wider than that window is marked only along its edges: a marker whose cells are
+#: wider (markers of about 90 px and more: a card close to the camera, a printed page read at
+#: 150 dpi) left only a hollow outline, never taken for a square. At a coarser level only
+#: dark squares at least :data:`_COARSE_MIN_PX` wide there are kept (64 px and more at the
+#: first: the smaller ones are found in ``grey``). Shrunk 4 times rather than 2: the markers
+#: the halved frame would add (cells of 15-30 px) are found at a quarter too, for half the
+#: time (a 1280 x 720 frame: about 0.9 ms; the halved frame, then the quarter: 1.8 ms).
+_COARSE_FIRST = 4
+_COARSE_MIN_PX = 16
+_COARSE_MIN_SIDE = 2 * _COARSE_MIN_PX
+
+
 def marker_quads(
     grey: NDArray[np.uint8], min_px: int = MIN_MARKER_PX, refine: bool = True
 ) -> NDArray[np.float32]:
@@ -192,7 +209,51 @@ def marker_quads(
     the dark blobs of one adaptive threshold (:data:`_THRESH_WINDOW`) of a marker's size (at
     least ``min_px`` wide and high), traced in their own small windows; ``refine``: corners
     moved onto the square's edge (:func:`refine_marker_corners`), else half a pixel out
-    from the contour's."""
+    from the contour's. Squares whose cells are wider than the threshold's window are left
+    hollow: :func:`large_marker_quads` finds those."""
+    h, w = grey.shape
+    out = _dark_squares(grey, min_px)
+    if not len(out):
+        return out
+    out[..., 0] = np.clip(out[..., 0], 0, w - 1)
+    out[..., 1] = np.clip(out[..., 1], 0, h - 1)
+    return refine_marker_corners(grey, out) if refine else out
+
+
+def large_marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The dark square candidates :func:`marker_quads` leaves hollow (cells wider than the
+    threshold's window), as it gives them ((n, 4, 2) float32, ``grey``'s pixels, corners
+    refined on ``grey``): at least :data:`_COARSE_MIN_PX` wide in a copy of ``grey`` shrunk
+    :data:`_COARSE_FIRST` times, then in copies halved again while their short side is at
+    least :data:`_COARSE_MIN_SIDE` px and the last could not find markers of half
+    ``grey``'s short side (cells up to the threshold's window there). Some are also found by
+    :func:`marker_quads` (the same marker read twice is one: :func:`_read_quads`)."""
+    h, w = grey.shape
+    found: list[NDArray[np.float32]] = []
+    level, factor = grey, _COARSE_FIRST
+    while min(h, w) // factor >= _COARSE_MIN_SIDE:
+        while level.shape[0] > h // factor:
+            # Halved at a time: OpenCV's area resampling by 2 is several times faster than
+            # by 4 in one step.
+            size = (level.shape[1] // 2, level.shape[0] // 2)
+            level = np.asarray(cv2.resize(level, size, interpolation=cv2.INTER_AREA), np.uint8)
+        scale = np.array([w / level.shape[1], h / level.shape[0]], np.float32)
+        squares = _dark_squares(level, _COARSE_MIN_PX)
+        found.append((squares + 0.5) * scale - 0.5)  # pixel centres: level -> grey
+        if _CELLS * _THRESH_WINDOW * factor >= min(h, w) / 2:
+            break  # this level finds markers up to half the frame: a card's are smaller
+        factor *= 2
+    out = np.concatenate(found) if found else np.zeros((0, 4, 2), np.float32)
+    if not len(out):
+        return out
+    out[..., 0] = np.clip(out[..., 0], 0, w - 1)
+    out[..., 1] = np.clip(out[..., 1], 0, h - 1)
+    return refine_marker_corners(grey, out)
+
+
+def _dark_squares(grey: NDArray[np.uint8], min_px: int) -> NDArray[np.float32]:
+    """:func:`marker_quads` at one level: (n, 4, 2) float32 corners, clockwise on screen,
+    half a pixel out from the contour's, not clipped to the image."""
     h, w = grey.shape
     binary = cv2.adaptiveThreshold(
         grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, _THRESH_WINDOW, _THRESH_C
@@ -224,12 +285,12 @@ def marker_quads(
     # The contour runs through the centres of the outermost dark pixels: the marker's edge
     # lies half a pixel further out. Sub-pixel corners from the grey image.
     centre = out.mean(axis=1, keepdims=True)
-    out = centre + (out - centre) * (
-        1 + 0.5 / np.maximum(np.linalg.norm(out - centre, axis=2, keepdims=True), 1)
+    return np.asarray(
+        centre
+        + (out - centre)
+        * (1 + 0.5 / np.maximum(np.linalg.norm(out - centre, axis=2, keepdims=True), 1)),
+        np.float32,
     )
-    out[..., 0] = np.clip(out[..., 0], 0, w - 1)
-    out[..., 1] = np.clip(out[..., 1], 0, h - 1)
-    return refine_marker_corners(grey, out) if refine else out
 
 
 def _boxes(
@@ -431,7 +492,8 @@ def _otsu_classes(
 
 def read_markers(grey: NDArray[np.uint8]) -> list[tuple[int, NDArray[np.float32]]]:
     """Kit card markers: (marker id, (4, 2) float32 corners in ArUco order)."""
-    return _read_quads(grey, marker_quads(grey))[0]
+    quads = np.concatenate([marker_quads(grey), large_marker_quads(grey)])
+    return _read_quads(grey, quads)[0]
 
 
 def read_fiducials(
@@ -596,9 +658,12 @@ def read_sightings(
             markers = [(m, edges[k]) for k, (m, _) in enumerate(markers)]
     elif reader == "fast":
         quads = marker_quads(grey)
-        markers, read = _read_quads(grey, quads)
+        # Large markers after the others (the same marker read twice keeps its first
+        # reading); QR codes' finder patterns looked for among the others only, as they
+        # were: shrunk 4 times, whole cards and their backs' patterns are dark squares too.
+        markers, read = _read_quads(grey, np.concatenate([quads, large_marker_quads(grey)]))
         if qr:
-            texts = read_qr_fast(grey, qr_windows(quads[~read], grey.shape))
+            texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
     else:
         raise ValueError(f"unknown code reader {reader!r}; expected one of {list(CODE_READERS)}")
     out: list[CodeSighting] = []

@@ -7,7 +7,11 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    edges and checked against the kit's picture of that face (the share of the card that
    looks like it, :func:`vision.identify.appearance.agreement`): a lone marker, which could
    be either of its face's two, takes the pose the picture agrees with, and is dropped when
-   the picture agrees with neither (a marker-like pattern in some photo is not a card).
+   the picture agrees with neither (a marker-like pattern in some photo is not a card), or
+   when it lies inside a card that several codes name and is much smaller than that card's
+   own markers (a dark square of its picture). A card named by its QR code alone is a card
+   only when its outline is seen round the code, where the code's place on the face puts
+   it; else it is reported at a confidence no tracker follows (a QR code printed alone).
 2. **Pictures**, against a deck (:mod:`vision.identify.deck`). **The keypoint pass** first
    (:func:`_frame_pass`, :func:`_by_places`): ORB keypoints of the whole frame, found once,
    looked up in the deck's index, place cards by where their votes gather
@@ -56,7 +60,14 @@ from numpy.typing import NDArray
 
 from calibration.files import CalibrationFile
 from vision.identify import appearance, local, quads
-from vision.identify.codes import CodeCard, CodeReader, read_fiducials, read_sightings, vote
+from vision.identify.codes import (
+    CodeCard,
+    CodeReader,
+    face_geometry,
+    read_fiducials,
+    read_sightings,
+    vote,
+)
 from vision.identify.deck import ReferenceDeck, build_deck
 from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, Side, UnknownCard
 from vision.identify.zones import TableZones, table_zones
@@ -220,6 +231,33 @@ CONFIRM_SHORTLIST = 3
 #: one pose of a lone marker must be than the other (on rendered tables, seeds 0 and 1, the
 #: true pose led by at least this in all of 297 lone markers, a wrong one never did).
 _POSE_MARGIN = 0.15
+#: A lone marker inside a card that several codes name, and narrower than this share of that
+#: card's own markers there, is a dark square of its picture (a letter of a card's word or
+#: title read at 150 dpi, 0.23-0.27 of the markers: pictures of picmix-red-4 and picflip-042
+#: named on printed pages of other games) and is dropped.
+LONE_SPECK_SIZE = 0.5
+#: A card named by its QR code alone (no marker of it read) is a card only when the card's
+#: outline, where the code's place on the face puts it, is seen as edges (support of at least
+#: QR_ALONE_SIDE_SUPPORT, :func:`vision.identify.quads.refine_quads`) on QR_ALONE_MIN_SIDES of
+#: its four sides (one may lie under a hand, or be the faint grey edge of an uncut printed
+#: page: the bottom row of a page read at 100 dpi); else it is reported at
+#: QR_UNFRAMED_CONFIDENCE. A QR code printed alone, on a sticker or a phone's screen carries
+#: the same payload as the card's, and named any card at 0.97. 0.2 is half the least
+#: confidence a tracked card is kept by (``vision.tracker.CardTracker.keep_conf`` 0.4; a
+#: track starts at 0.6, the Pick Pic and Pic Flip followers read cards from 0.5, Picmix
+#: names them from 0.9): such a reading is shown, under the threshold of every tracker.
+QR_ALONE_MIN_SIDES = 3
+QR_ALONE_SIDE_SUPPORT = 0.5
+QR_UNFRAMED_CONFIDENCE = 0.2
+#: The edges of a card named by a QR code alone are looked for within this share of the
+#: card's short side of where the code puts them (at least 5 px, as every code's outline):
+#: the code's corners, mapped out to the card's by an affine fit, miss them by a few per cent
+#: where the card is large or seen in perspective. Kit faces with their markers painted out,
+#: 2.5-10 px/mm, turned, 0-10% keystone, on four table colours (225 of them): their outline
+#: seen on 3 sides or more within 5 px 119 times, within 3% 193, within 4% 223, within 5%
+#: 214; the same codes alone (sticker-like quiet zones, phones) 2, 2, 4 and 5 times of 223,
+#: every time on a phone whose screen was cut to the card's size round the code.
+QR_ALONE_REACH = 0.04
 
 
 @dataclass(frozen=True)
@@ -310,8 +348,11 @@ def identify_frame(
         readings.extend(_by_codes(bgr, grey, grads, codes, thresholds))
     unknown: list[UnknownCard] = []
     if deck is not None and features and len(deck):
-        taken = [r.corners for r in readings]
-        height = _height_hint(readings, zones, grey.shape)
+        # A QR code read where no card's outline is (QR_UNFRAMED_CONFIDENCE) says nothing of
+        # a card's place or size there: its pictures may still name the card.
+        placed = [r for r in readings if r.confidence > QR_UNFRAMED_CONFIDENCE]
+        taken = [r.corners for r in placed]
+        height = _height_hint(placed, zones, grey.shape)
         found_cards, unknown_quads = _by_pictures(
             bgr, grey, grads(), deck, taken, height, thresholds
         )
@@ -391,13 +432,23 @@ def _by_codes(
     poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])
     # Snapped to the card's edges only where the edges were found all round, and not when
     # codes at opposite corners already fitted the outline (``CodeCard.spanned``).
-    snap = np.flatnonzero([not cards[k].spanned for k in owner])
+    # A QR code alone is snapped (and its outline looked for) within a reach of its card's
+    # size: its outline, an affine map of the code's corners out to the card's, is some
+    # pixels off where the card is large or seen in perspective (QR_ALONE_REACH).
+    qr_alone = np.array([cards[k].kinds == ("qr",) for k in owner])
+    spanned = np.array([cards[k].spanned for k in owner])
+    snap = np.flatnonzero(~spanned & ~qr_alone)
     support = np.ones((len(poses), 4))
-    if len(snap):
+    groups = [(snap, 5.0)] + [
+        (np.array([i]), _qr_alone_reach(poses[i])) for i in np.flatnonzero(qr_alone)
+    ]
+    for index, radius in groups:
+        if not len(index):
+            continue
         gx, gy = grads()
-        refined, support[snap] = quads.refine_quads(gx, gy, poses[snap], radius=5.0)
-        good = support[snap].min(axis=1) >= 0.5
-        poses[snap] = np.where(good[:, None, None], refined, poses[snap])
+        refined, support[index] = quads.refine_quads(gx, gy, poses[index], radius=radius)
+        good = support[index].min(axis=1) >= 0.5
+        poses[index] = np.where(good[:, None, None], refined, poses[index])
     agree = _face_agreement(bgr, poses, [(cards[k].card, cards[k].side) for k in owner])
     lone = np.array(
         [len(cards[k].codes) == 1 and cards[k].codes[0].kind == "marker" for k in owner]
@@ -433,20 +484,69 @@ def _by_codes(
         else:
             best = int(np.argmax(a))
         chosen.append(int(idx[best]))
+    unframed = [
+        p is not None and c.kinds == ("qr",) and not _framed(support[p])
+        for c, p in zip(cards, chosen, strict=True)
+    ]
+    # Cards whose place several codes (or a QR code on its card's outline) agree on.
+    sure = [
+        (poses[p], face_geometry(c.card, c.side)[0])
+        for c, p, u in zip(cards, chosen, unframed, strict=True)
+        if p is not None and not lone[p] and not u
+    ]
     out = []
     for k, card in enumerate(cards):
         pick = chosen[k]
         if pick is None:
             continue
         others = [poses[p] for p in chosen if p is not None and p != pick]
-        if lone[pick] and _named_nearby(poses[pick], others):
+        if lone[pick] and (
+            _named_nearby(poses[pick], others) or _speck_on_card(card.codes[0].corners_px, sure)
+        ):
             continue  # where codes name another card: a marker-like speck on that card
         confidence = _code_confidence(card, float(agree[pick]))
+        if unframed[k]:
+            confidence = QR_UNFRAMED_CONFIDENCE
         evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
         if agree[pick] >= t.agree:
             evidence += ("picture",)
         out.append(_Candidate(card.card, poses[pick], confidence, "code", card.side, evidence))
     return out
+
+
+def _speck_on_card(
+    marker_px: NDArray[np.floating],
+    cards: list[tuple[NDArray[np.float64], tuple[float, float]]],
+) -> bool:
+    """Whether a lone marker, (4, 2) px, lies inside one of ``cards`` (each its (4, 2)
+    outline px and its face's (w, h) mm) and is smaller than :data:`LONE_SPECK_SIZE` of the
+    card markers printed there (every card marker is ``CARD_MARKER_MM`` wide; a card lying on
+    another is as far from the camera, its markers the same size)."""
+    corners = np.asarray(marker_px, np.float32).reshape(4, 2)
+    centre = tuple(float(v) for v in corners.mean(axis=0))
+    side = float(np.sqrt(_area(corners)))
+    for outline, (w_mm, h_mm) in cards:
+        if cv2.pointPolygonTest(np.asarray(outline, np.float32), centre, False) < 0:
+            continue
+        px_per_mm = float(np.sqrt(_area(outline) / (w_mm * h_mm)))
+        if side < LONE_SPECK_SIZE * geometry.CARD_MARKER_MM * px_per_mm:
+            return True
+    return False
+
+
+def _qr_alone_reach(pose: NDArray[np.float64]) -> float:
+    """How far (px) from a card's outline ``pose`` (4, 2), as its QR code alone gives it,
+    its edges are looked for: :data:`QR_ALONE_REACH` of its shorter side, at least 5 px (as
+    any code's outline is snapped)."""
+    sides = np.linalg.norm(pose - np.roll(pose, -1, axis=0), axis=1)
+    return max(5.0, QR_ALONE_REACH * float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+
+
+def _framed(support: NDArray[np.float64]) -> bool:
+    """Whether a card's outline is seen as edges round it: ``support`` (4,) of its sides
+    (:func:`vision.identify.quads.refine_quads`), at least :data:`QR_ALONE_SIDE_SUPPORT` on
+    :data:`QR_ALONE_MIN_SIDES` of them."""
+    return int((support >= QR_ALONE_SIDE_SUPPORT).sum()) >= QR_ALONE_MIN_SIDES
 
 
 def _named_nearby(pose: NDArray[np.float64], others: list[NDArray[np.float64]]) -> bool:

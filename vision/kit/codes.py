@@ -36,7 +36,8 @@ QR payloads
 -----------
 ``PT1:<CARD-ID>:<F|B>``: scheme version ``PT1``, the card id in capitals (QR alphanumeric mode
 keeps the code at version 1), ``F`` for the front, ``B`` for the back. Example:
-``PT1:PICKPIC-007:B``. ``parse_payload`` accepts any case and surrounding white space.
+``PT1:PICKPIC-007:B``. ``parse_payload`` accepts the payload as printed, in capitals (a
+lower-case ``pt1:pickpic-007:b`` was printed by no kit card), with surrounding white space.
 """
 
 from __future__ import annotations
@@ -252,7 +253,9 @@ def parse_payload(text: object) -> tuple[str, Face] | None:
     """(card id, face) from a QR payload, or None when it is not one of ours.
 
     Accepts ``str`` or bytes-like; never raises, whatever it is given (other types, invalid
-    UTF-8, huge or hostile strings all give None). The card must exist in the kit.
+    UTF-8, huge or hostile strings all give None). The payload is read as the kit prints it
+    (:func:`format_payload`): case-sensitive, in capitals, surrounding white space ignored.
+    The card must exist in the kit.
     """
     if isinstance(text, bytes | bytearray | memoryview):
         try:
@@ -261,7 +264,7 @@ def parse_payload(text: object) -> tuple[str, Face] | None:
             return None
     if not isinstance(text, str) or len(text) > _MAX_PAYLOAD or not text.isascii():
         return None
-    m = _PAYLOAD_RE.fullmatch(text.strip().upper())
+    m = _PAYLOAD_RE.fullmatch(text.strip())
     if m is None:
         return None
     card_id = m.group(1).lower()

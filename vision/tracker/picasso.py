@@ -356,7 +356,8 @@ class PicassoTurnTracker:
 
         fit = self._board_fit
         for reading in identify_frame(frame).cards:
-            if reading.card != st.card:
+            # a code alone, with no card round it (a sticker, a phone), is no card laid
+            if reading.card != st.card or reading.confidence < CARD_ON_TABLE_CONFIDENCE:
                 continue
             centre_px = np.asarray(reading.corners_px, np.float64).mean(axis=0)
             if fit is not None:
@@ -507,6 +508,11 @@ def _quarter(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
         cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA),
         np.uint8,
     )
+
+
+CARD_ON_TABLE_CONFIDENCE = 0.5
+"""The least confidence of a reading of the drawn card found on the table (the card
+trackers' own threshold)."""
 
 
 def _cost(counts: dict[str, int]) -> int:
