@@ -23,7 +23,8 @@ import numpy as np
 from vision.kit import geometry as g
 from vision.kit import render_face
 from vision.kit.picmix import ITEMS, player_card_faces
-from vision.kit.pictograms import COLOURS, GLYPH_NAMES, draw_pictogram
+from vision.kit.pictograms import GLYPH_NAMES, draw_pictogram
+from vision.kit.pictograms.pen import COLOURS
 from vision.kit.render import _OBJECTIVE_SLOTS  # the kit's objective layout (training only)
 from vision.picmix.crops import blob_crops
 from vision.picmix.ink import candidates, ink_map

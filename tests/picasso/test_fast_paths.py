@@ -24,6 +24,10 @@ import vision.picasso.board as board
 import vision.picasso.reader as reader
 from vision.picasso import BoardReading, read_board
 from vision.picasso import segment as seg
+from vision.picasso import stick_lines as sl
+from vision.picasso import stick_proposals as prop
+from vision.picasso import stick_selection as sel
+from vision.picasso import stick_stretches as stretch
 from vision.picasso import sticks as st
 from vision.picasso.board import (
     PX_PER_MM,
@@ -60,17 +64,17 @@ def wood_maps(board_a: Any, board_b: Any) -> list[np.ndarray]:
     return maps
 
 
-def _lines(wm: np.ndarray) -> list[tuple[st._Line, float, float]]:
+def _lines(wm: np.ndarray) -> list[tuple[sl._Line, float, float]]:
     """The stick search's own proposals on ``wm``, and a few lines in any direction."""
-    wood = (wm == st.WOOD_PX).astype(np.uint8)
+    wood = (wm == sl.WOOD_PX).astype(np.uint8)
     width = DEFAULT_PROFILE.stick_width_mm
-    core = st._core(wood, wm >= st.DARK_PX, S, width)
-    lines = st._hough_lines(core, S, 30.0)
+    core = prop._core(wood, wm >= sl.DARK_PX, S, width)
+    lines = prop._hough_lines(core, S, 30.0)
     rng = np.random.default_rng(0)
     h, w = wm.shape
     for _ in range(6):
         c = rng.uniform([0, 0], [w, h])
-        lines.append((st._Line(float(c[0]), float(c[1]), float(rng.uniform(0, math.pi))), -20, 20))
+        lines.append((sl._Line(float(c[0]), float(c[1]), float(rng.uniform(0, math.pi))), -20, 20))
     return lines
 
 
@@ -81,29 +85,33 @@ def test_bands_sampled_at_once_are_the_bands_sampled_alone(wood_maps: list[np.nd
         lines = _lines(wm)
         assert len(lines) > 6
         ranges = [(t0 - 60.0, t1 + 60.0) for _, t0, t1 in lines]
-        batch = st._sample_bands(wm, [ln for ln, _, _ in lines], half, S, ranges, 1.0, width)
+        batch = stretch._sample_bands(wm, [ln for ln, _, _ in lines], half, S, ranges, 1.0, width)
         for (ln, _, _), tr, b in zip(lines, ranges, batch, strict=True):
-            alone = st._sample_band(wm, ln, half, S, tr, 1.0)
+            alone = stretch._sample_band(wm, ln, half, S, tr, 1.0)
             assert np.array_equal(b.t, alone.t)
             assert np.array_equal(b.wood, alone.wood)
             assert np.array_equal(b.known, alone.known)
             assert b.stats is not None
             for got, want in zip(
-                b.stats, st._stretch_stats(alone.wood, alone.known, alone.u, width), strict=True
+                b.stats,
+                stretch._stretch_stats(alone.wood, alone.known, alone.u, width),
+                strict=True,
             ):
                 assert np.array_equal(got, want)
-            assert st._stretch_ranges(b, width, 30.0) == st._stretch_ranges(alone, width, 30.0)
+            assert stretch._stretch_ranges(b, width, 30.0) == stretch._stretch_ranges(
+                alone, width, 30.0
+            )
 
 
-def _candidates(wm: np.ndarray) -> list[st._Candidate]:
-    return [st._Candidate(ln, t0, t1) for ln, t0, t1 in _lines(wm)]
+def _candidates(wm: np.ndarray) -> list[sl._Candidate]:
+    return [sl._Candidate(ln, t0, t1) for ln, t0, t1 in _lines(wm)]
 
 
 def _footprint(
-    cand: st._Candidate, shape: tuple[int, int], width_mm: float, s: float
+    cand: sl._Candidate, shape: tuple[int, int], width_mm: float, s: float
 ) -> np.ndarray:
     """Flat indices of the pixels inside the candidate's rectangle, each drawn by itself."""
-    poly = st._rectangle(cand, width_mm, s)
+    poly = sel._rectangle(cand, width_mm, s)
     x0 = max(0, math.floor(poly[:, 0].min()))
     y0 = max(0, math.floor(poly[:, 1].min()))
     x1 = min(shape[1], math.ceil(poly[:, 0].max()) + 1)
@@ -124,7 +132,7 @@ def test_explained_is_the_union_of_the_footprints(wood_maps: list[np.ndarray]) -
         for i in chosen:
             want[_footprint(cands[i], wm.shape, width, S)] = True
         assert np.array_equal(
-            st._explained(cands, chosen, wm.shape, width, S), want.reshape(wm.shape)
+            sel._explained(cands, chosen, wm.shape, width, S), want.reshape(wm.shape)
         )
 
 
@@ -136,15 +144,15 @@ def test_the_cover_scores_changes_as_over_whole_footprints(wood_maps: list[np.nd
         k = 2
         small = wm[::k, ::k].shape
         three = [
-            st._footprints(c, small, (width + 1.0, width - 2.0, st.CORE_MM), S, k) for c in cands
+            sel._footprints(c, small, (width + 1.0, width - 2.0, sel.CORE_MM), S, k) for c in cands
         ]
         feet, pen_feet, core = ([f[j] for f in three] for j in range(3))
-        wood = wm[::k, ::k] == st.WOOD_PX
-        penalty = np.where(wm[::k, ::k] == st.NOT_WOOD, np.float32(3.0), np.float32(0.0))
+        wood = wm[::k, ::k] == sl.WOOD_PX
+        penalty = np.where(wm[::k, ::k] == sl.NOT_WOOD, np.float32(3.0), np.float32(0.0))
         fixed = [float(rng.uniform(5, 10)) for _ in cands]
         unit = width * (S / k) ** 2
         core_min = 3.0 * (S / k) ** 2
-        cover = st._Cover(wood, penalty, feet, pen_feet, fixed, unit, core, core_min)
+        cover = sel._Cover(wood, penalty, feet, pen_feet, fixed, unit, core, core_min)
         # neighbours: footprints sharing an 8-pixel cell
         cells = [set(((f // small[1]) >> 3) * 10_000 + ((f % small[1]) >> 3)) for f in feet]
         for i in range(len(cands)):
@@ -214,7 +222,7 @@ def _polyline_reference(line: np.ndarray, s: float, step_mm: float = 8.0) -> np.
 
 
 def test_the_string_is_chained_nearest_first(wood_maps: list[np.ndarray]) -> None:
-    masks = [(wm == st.DARK_PX).astype(np.uint8) for wm in wood_maps]
+    masks = [(wm == sl.DARK_PX).astype(np.uint8) for wm in wood_maps]
     assert any(m.sum() > 500 for m in masks)  # board a's string
     rng = np.random.default_rng(2)
     for _ in range(3):  # scattered strokes: several chains, ties in distance
@@ -252,7 +260,7 @@ def test_canvas_model_follows_a_quadratic_light() -> None:
 def _sparse_masks(wood_maps: list[np.ndarray]) -> list[np.ndarray]:
     """Masks as the reader makes them (the wood, the string, a few specks) and edge cases:
     empty, full, pixels on the canvas border."""
-    masks = [(wm == code).astype(np.uint8) for wm in wood_maps for code in (st.WOOD_PX, st.DARK_PX)]
+    masks = [(wm == code).astype(np.uint8) for wm in wood_maps for code in (sl.WOOD_PX, sl.DARK_PX)]
     rng = np.random.default_rng(4)
     specks = (rng.random((390, 540)) > 0.995).astype(np.uint8)
     specks[150:170, 300:330] = 1  # a blob thick enough to survive an opening
@@ -289,7 +297,7 @@ def test_the_boxed_labelling_is_opencvs(wood_maps: list[np.ndarray]) -> None:
     shifted = [np.roll(np.roll(m, 1, 0), 1, 1) for m in masks]
     for m in masks + shifted:
         n0, lab0, stats0, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
-        n, lab, stats, (ox, oy) = st._boxed_patches(m)
+        n, lab, stats, (ox, oy) = prop._boxed_patches(m)
         assert n == n0
         whole = np.zeros_like(lab0)
         whole[oy : oy + lab.shape[0], ox : ox + lab.shape[1]] = lab
@@ -302,7 +310,7 @@ def test_the_block_maximum_is_the_reshaped_maximum(wood_maps: list[np.ndarray]) 
         for k in (2, 3):
             h, w = m[:-1, :-1].shape  # odd sides too: the last rows and columns dropped
             want = m[: h - h % k, : w - w % k].reshape(h // k, k, w // k, k).max(axis=(1, 3))
-            assert np.array_equal(st._block_max(m[:-1, :-1], k), want)
+            assert np.array_equal(prop._block_max(m[:-1, :-1], k), want)
 
 
 @pytest.mark.parametrize(
@@ -314,10 +322,10 @@ def test_a_piece_along_a_measured_stick_is_covered(
 ) -> None:
     """Within ``ALONG_MM`` (2.5 mm) of a measured stick's centre line and 4 degrees of its
     direction, a proposed piece is that stick."""
-    stick = st._Candidate(st._Line(200.0, 150.0, 0.3), -30.0, 30.0)
+    stick = sl._Candidate(sl._Line(200.0, 150.0, 0.3), -30.0, 30.0)
     p = np.array([200.0, 150.0]) + stick.line.n * off_mm * S
-    piece = st._Line(float(p[0]), float(p[1]), 0.3 + math.radians(turn_deg))
-    assert st._covered(piece, -20.0, 20.0, [stick], S) == covered
+    piece = sl._Line(float(p[0]), float(p[1]), 0.3 + math.radians(turn_deg))
+    assert prop._covered(piece, -20.0, 20.0, [stick], S) == covered
 
 
 def test_sticks_along_measured_ones_are_not_measured_again(
@@ -328,7 +336,7 @@ def test_sticks_along_measured_ones_are_not_measured_again(
     measured: list[int] = []
     real = st._candidates_on
 
-    def counted(*args: Any, **kwargs: Any) -> list[st._Candidate]:
+    def counted(*args: Any, **kwargs: Any) -> list[sl._Candidate]:
         measured.append(1)
         return real(*args, **kwargs)
 
@@ -338,7 +346,7 @@ def test_sticks_along_measured_ones_are_not_measured_again(
         fits, explained = st.find_sticks(wm, S, DEFAULT_PROFILE)
         n_fast = len(measured)
         with monkeypatch.context() as m:
-            m.setattr(st, "ALONG_MM", 2.0)
+            m.setattr(prop, "ALONG_MM", 2.0)
             measured.clear()
             plain, plain_explained = st.find_sticks(wm, S, DEFAULT_PROFILE)
         assert n_fast <= len(measured)
@@ -349,14 +357,14 @@ def test_sticks_along_measured_ones_are_not_measured_again(
 def test_the_boxed_stick_cores_are_the_plain_ones(wood_maps: list[np.ndarray]) -> None:
     width = DEFAULT_PROFILE.stick_width_mm
     for wm in [*wood_maps, np.zeros((390, 540), np.uint8)]:
-        wood = (wm == st.WOOD_PX).astype(np.uint8)
-        unknown = wm >= st.DARK_PX
+        wood = (wm == sl.WOOD_PX).astype(np.uint8)
+        unknown = wm >= sl.DARK_PX
         r = 2 * round(4.0 * S) + 1
         near = cv2.dilate(wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)))
         filled = wood | (unknown & (near > 0)).astype(np.uint8)
         er = max(1, round((width - 3.0) * S))
         want = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (er, er)))
-        assert np.array_equal(st._core(wood, unknown, S, width), want)
+        assert np.array_equal(prop._core(wood, unknown, S, width), want)
 
 
 def test_the_area_shrink_is_opencvs(board_a: Any, board_b: Any) -> None:
@@ -498,13 +506,13 @@ def test_the_box_shrink_is_the_frame_shrink_boxed(board_a: Any) -> None:
 
 
 def _stretch_ranges_reference(
-    band: st._Band, width: float, min_len: float, both_max: float
+    band: sl._Band, width: float, min_len: float, both_max: float
 ) -> list[tuple[float, float]]:
     """Every run of stick-or-unknown cross-sections trimmed to stick ones and measured."""
-    ok, ok_or_unknown, both = st._stretch_stats(band.wood, band.known, band.u, width)
+    ok, ok_or_unknown, both = stretch._stretch_stats(band.wood, band.known, band.u, width)
     step = float(band.t[1] - band.t[0])
     out = []
-    for r0, r1 in st._runs(ok_or_unknown, round(st.GAP_MM / step)):
+    for r0, r1 in stretch._runs(ok_or_unknown, round(stretch.GAP_MM / step)):
         idx = np.flatnonzero(ok[r0 : r1 + 1])
         if idx.size == 0:
             continue
@@ -526,15 +534,15 @@ def test_stretches_through_a_point_are_those_of_all_that_pass_it(wood_maps: Any)
     for wm in wood_maps:
         for ln, t0, t1 in _lines(wm):
             mid = ln.at(0.5 * (t0 + t1), S)
-            pivot = st._Line(float(mid[0]), float(mid[1]), ln.angle)
-            band = st._sample_band(wm, pivot, 0.5 * width + 3.0, S, (-60.0, 60.0), 1.0)
+            pivot = sl._Line(float(mid[0]), float(mid[1]), ln.angle)
+            band = stretch._sample_band(wm, pivot, 0.5 * width + 3.0, S, (-60.0, 60.0), 1.0)
             for both_max in (0.45, st.HEAP_BOTH_MAX):
                 for min_len in (0.0, 30.0):
                     want_all = _stretch_ranges_reference(band, width, min_len, both_max)
-                    assert st._stretch_ranges(band, width, min_len, both_max) == want_all
-                plain = st._stretch_ranges(band, width, 0.0, both_max)
+                    assert stretch._stretch_ranges(band, width, min_len, both_max) == want_all
+                plain = stretch._stretch_ranges(band, width, 0.0, both_max)
                 want = [(a, b) for a, b in plain if a - 1.0 <= 0.0 <= b + 1.0]
-                got = st._stretch_ranges(band, width, 0.0, both_max, through_mm=0.0)
+                got = stretch._stretch_ranges(band, width, 0.0, both_max, through_mm=0.0)
                 assert [(a, b) for a, b in got if a - 1.0 <= 0.0 <= b + 1.0] == want
                 seen += len(want)
     assert seen > 0
@@ -632,8 +640,8 @@ def test_hough_pieces_merge_as_before(wood_maps: list[np.ndarray]) -> None:
     min_len = 0.6 * DEFAULT_PROFILE.sorted_sticks[0].length_mm
     real = cv2.HoughLinesP
     for wm in wood_maps:
-        wood = (wm == st.WOOD_PX).astype(np.uint8)
-        core = st._core(wood, wm >= st.DARK_PX, S, width)
+        wood = (wm == sl.WOOD_PX).astype(np.uint8)
+        core = prop._core(wood, wm >= sl.DARK_PX, S, width)
         seen: list[np.ndarray] = []
 
         def spy(*args: Any, _seen: list[np.ndarray] = seen, **kwargs: Any) -> Any:
@@ -643,7 +651,7 @@ def test_hough_pieces_merge_as_before(wood_maps: list[np.ndarray]) -> None:
 
         cv2.HoughLinesP = spy
         try:
-            got = st._hough_lines(core, S, min_len)
+            got = prop._hough_lines(core, S, min_len)
         finally:
             cv2.HoughLinesP = real
         k = max(1, round(S))
@@ -654,7 +662,7 @@ def test_hough_pieces_merge_as_before(wood_maps: list[np.ndarray]) -> None:
 
 
 def _footprints_reference(
-    cand: st._Candidate, shape: tuple[int, int], widths_mm: tuple[float, ...], k: int
+    cand: sl._Candidate, shape: tuple[int, int], widths_mm: tuple[float, ...], k: int
 ) -> list[np.ndarray]:
     """Each rectangle's pixels of the widest one's box, in numpy arrays throughout."""
     e = cand.ends_px(S) / k
@@ -682,15 +690,15 @@ def test_footprints_are_the_rectangles_pixels(wood_maps: list[np.ndarray]) -> No
     same order, on the full and the subsampled grid, candidates reaching past the edges
     included."""
     width = DEFAULT_PROFILE.stick_width_mm
-    widths = (width + 1.0, width - 2.0, st.CORE_MM)
+    widths = (width + 1.0, width - 2.0, sel.CORE_MM)
     for wm in wood_maps:
         cands = _candidates(wm)
-        cands.append(st._Candidate(st._Line(-20.0, 30.0, 0.3), -10.0, 80.0))
-        cands.append(st._Candidate(st._Line(900.0, 900.0, 1.0), 0.0, 10.0))
+        cands.append(sl._Candidate(sl._Line(-20.0, 30.0, 0.3), -10.0, 80.0))
+        cands.append(sl._Candidate(sl._Line(900.0, 900.0, 1.0), 0.0, 10.0))
         for k in (1, 2):
             small = wm[::k, ::k].shape
             for c in cands:
-                got = st._footprints(c, small, widths, S, k)
+                got = sel._footprints(c, small, widths, S, k)
                 want = _footprints_reference(c, small, widths, k)
                 for g, w_ in zip(got, want, strict=True):
                     assert np.array_equal(g, w_)
@@ -706,7 +714,7 @@ def test_the_nine_points_are_linspaces(wood_maps: list[np.ndarray]) -> None:
             pieces.append((t0, t0 + d))
     assert pieces
     for t0, t1 in pieces:
-        got = st._nine_points(t0, t1)
+        got = prop._nine_points(t0, t1)
         assert got.dtype == np.float64
         assert np.array_equal(got, np.linspace(t0, t1, 9)), (t0, t1)
 
@@ -715,14 +723,14 @@ def test_a_lines_direction_is_made_when_asked() -> None:
     """A line's ``d`` and ``n`` (made on first use) are its direction and normal from its
     angle, read-only, the same array each time; they play no part in equality."""
     for angle in (0.0, 0.3, -1.2, math.pi / 2, 3.0):
-        ln = st._Line(10.0, 20.0, angle)
+        ln = sl._Line(10.0, 20.0, angle)
         assert np.array_equal(ln.d, np.array([math.cos(angle), math.sin(angle)]))
         assert np.array_equal(ln.n, np.array([-math.sin(angle), math.cos(angle)]))
         assert ln.d is ln.d and ln.n is ln.n
         assert not ln.d.flags.writeable and not ln.n.flags.writeable
-        assert ln == st._Line(10.0, 20.0, angle)
+        assert ln == sl._Line(10.0, 20.0, angle)
     with pytest.raises(ValueError):
-        st._Line(0.0, 0.0, 0.0).d[0] = 1.0
+        sl._Line(0.0, 0.0, 0.0).d[0] = 1.0
 
 
 def test_the_runs_of_a_mask_are_the_plain_runs() -> None:
@@ -743,11 +751,11 @@ def test_the_runs_of_a_mask_are_the_plain_runs() -> None:
         for p in (0.0, 0.2, 0.7, 1.0):
             ok = rng.random(n) < p
             for gap in (0, 1, 3):
-                assert st._runs(ok, gap) == plain(ok, gap)
+                assert stretch._runs(ok, gap) == plain(ok, gap)
 
 
 def _covered_reference(
-    line: st._Line, t0: float, t1: float, cands: list[st._Candidate], s: float
+    line: sl._Line, t0: float, t1: float, cands: list[sl._Candidate], s: float
 ) -> bool:
     """``_covered`` placing its nine points and testing them against every candidate in
     the piece's direction."""
@@ -758,7 +766,7 @@ def _covered_reference(
         if da > math.radians(4):
             continue
         rel = pts - np.array([c.line.cx, c.line.cy])
-        across = np.abs(rel @ c.line.n) <= st.ALONG_MM * s
+        across = np.abs(rel @ c.line.n) <= prop.ALONG_MM * s
         along = rel @ c.line.d / s
         inside = (along >= c.t0 - 3.0) & (along <= c.t1 + 3.0)
         if np.count_nonzero(across & inside) >= 0.7 * ts.size:
@@ -781,11 +789,11 @@ def test_pieces_clear_of_a_candidate_are_passed_over_exactly(wood_maps: list[np.
                     for shift in (0.0, 25.0, -60.0):
                         x = ln.cx - ln.sin * off_mm * S + ln.cos * shift * S
                         y = ln.cy + ln.cos * off_mm * S + ln.sin * shift * S
-                        pieces.append((st._Line(x, y, ln.angle + turn), t0, t1))
+                        pieces.append((sl._Line(x, y, ln.angle + turn), t0, t1))
         for ln, t0, t1 in pieces:
             for c in cands:
-                got = st._covered(ln, t0, t1, [c], S)
+                got = prop._covered(ln, t0, t1, [c], S)
                 assert got == _covered_reference(ln, t0, t1, [c], S)
                 answers.add(got)
-            assert st._covered(ln, t0, t1, cands, S) == _covered_reference(ln, t0, t1, cands, S)
+            assert prop._covered(ln, t0, t1, cands, S) == _covered_reference(ln, t0, t1, cands, S)
     assert answers == {True, False}

@@ -21,7 +21,8 @@ from typing import Literal
 
 from vision.kit import picmix
 from vision.kit.photos import PHOTO_SPECS, PhotoSpec
-from vision.kit.pictograms import GLYPHS, PALETTE_NAMES
+from vision.kit.pictograms import GLYPHS
+from vision.kit.pictograms.pen import PALETTE_NAMES
 
 Game = Literal["pickpic", "picflip", "picasso", "picmix"]
 GAMES: tuple[Game, ...] = ("pickpic", "picflip", "picasso", "picmix")
@@ -53,7 +54,7 @@ PICFLIP_BACKGROUNDS = (
 @dataclass(frozen=True)
 class Picture:
     """A Pic Flip picture: ``count`` copies of pictogram ``glyph`` in ``colour`` (a name of
-    ``vision.kit.pictograms.COLOURS``) over ``background``."""
+    ``vision.kit.pictograms.pen.COLOURS``) over ``background``."""
 
     glyph: str
     colour: str

@@ -56,7 +56,7 @@ ITEMS: tuple[str, ...] = (
 """The 16 Picmix items; each is also the name of its pictogram (``vision.kit.pictograms``)."""
 
 SET_COLOURS: tuple[str, ...] = ("red", "blue", "green", "purple", "orange", "teal")
-"""Player set colours (names of ``vision.kit.pictograms.COLOURS``), in card-id order."""
+"""Player set colours (names of ``vision.kit.pictograms.pen.COLOURS``), in card-id order."""
 
 CARDS_PER_SET = 4
 

@@ -20,7 +20,8 @@ from vision.kit.codes import face_codes, marker_bits, qr_matrix
 from vision.kit.decks import GAME_TITLES, Card, Picture, get_card
 from vision.kit.geometry import Face, Rect
 from vision.kit.photos import photo_rgb
-from vision.kit.pictograms import COLOURS, darker, draw_pictogram
+from vision.kit.pictograms import draw_pictogram
+from vision.kit.pictograms.pen import COLOURS, darker
 from vision.kit.raster import (
     WHITE,
     Colour,

@@ -30,7 +30,8 @@ from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import DIP, Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
-from vision.picasso.sticks import DARK_PX, StickFit, find_sticks, wood_map
+from vision.picasso.stick_lines import DARK_PX, wood_map
+from vision.picasso.sticks import StickFit, find_sticks
 from vision.sources.guard import check_frame
 
 

@@ -152,7 +152,7 @@ def seam_cues(
     """The cues for a joint ``at_mm`` from ``p0_mm`` along the stick p0 -> p1. ``gray``:
     the lightness of the normalised canvas (the canvas is 1); ``others``:
     the other sticks' ends (to know where they cross); ``wood_mp``: the wood map
-    (``sticks.wood_map``), to know where the string or a shadow lies across;
+    (``stick_lines.wood_map``), to know where the string or a shadow lies across;
     ``measure_alignment``: also fit each half's centre line (``offset_mm``/``turn_deg``;
     for measuring, the decision does not use them)."""
     width = profile.stick_width_mm

@@ -1,0 +1,95 @@
+"""What the stick search's steps (``vision.picasso.sticks``) share: the wood map they read
+(its codes and ``wood_map``), and the lines on the canvas, the bands sampled along them
+and the candidate sticks measured on them that they pass on."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: Wood map codes.
+NOT_WOOD, WOOD_PX, DARK_PX, SHADE_PX = 0, 1, 2, 3
+
+
+def wood_map(
+    wood: NDArray[np.uint8], dark: NDArray[np.uint8], shade: NDArray[np.uint8]
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 codes: ``WOOD_PX``, ``DARK_PX`` (the string, which lies on top and may
+    hide wood), ``SHADE_PX`` (grey: a shadow, which may fall on wood), ``NOT_WOOD``.
+    Inputs are (H, W) uint8 0/1 masks. Wood is opened with a 3x3 square first: the one- or
+    two-pixel rims that blending gives coloured shapes are not wood."""
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    w = cv2.morphologyEx(wood, cv2.MORPH_OPEN, k)
+    out = w.copy()
+    out[(shade > 0) & (w == 0)] = SHADE_PX
+    out[(dark > 0) & (w == 0)] = DARK_PX
+    return out
+
+
+@dataclass(frozen=True)
+class _Line:
+    cx: float  # a point on the line, canvas px
+    cy: float
+    angle: float  # radians, direction of the line
+    # The direction's components as floats: computed once per line (the search asks for
+    # them thousands of times per frame).
+    cos: float = field(init=False, repr=False, compare=False)
+    sin: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cos", math.cos(self.angle))
+        object.__setattr__(self, "sin", math.sin(self.angle))
+
+    # Direction ``d`` and normal ``n``, read-only (2,) float64: made when first asked (most
+    # lines never are; two small arrays per line were a few percent of the search).
+    @cached_property
+    def d(self) -> NDArray[np.float64]:
+        d = np.array([self.cos, self.sin])
+        d.setflags(write=False)
+        return d
+
+    @cached_property
+    def n(self) -> NDArray[np.float64]:
+        n = np.array([-self.sin, self.cos])
+        n.setflags(write=False)
+        return n
+
+    def at(self, t_mm: float, s: float) -> NDArray[np.float64]:
+        return np.array([self.cx + self.cos * t_mm * s, self.cy + self.sin * t_mm * s])
+
+    def t_of(self, p: NDArray[np.float64], s: float) -> float:
+        return ((float(p[0]) - self.cx) * self.cos + (float(p[1]) - self.cy) * self.sin) / s
+
+
+@dataclass(frozen=True)
+class _Band:
+    """A band sampled along a line: ``wood``/``known`` (nu, nt) bool arrays, the across
+    offsets ``u`` (nu,) and along positions ``t`` (nt,), in mm; ``stats``, its
+    ``_stretch_stats`` when computed in a batch (None: computed when asked)."""
+
+    line: _Line
+    t: NDArray[np.float64]
+    u: NDArray[np.float64]
+    wood: NDArray[np.bool_]
+    known: NDArray[np.bool_]
+    # ``_stretch_stats`` of the band when they were computed with others at once
+    stats: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]] | None = None
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    line: _Line
+    t0: float  # mm along the line from its point
+    t1: float
+
+    def ends_px(self, s: float) -> NDArray[np.float64]:
+        return np.stack([self.line.at(self.t0, s), self.line.at(self.t1, s)])
+
+    @property
+    def length(self) -> float:
+        return self.t1 - self.t0
