@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.identify import ReferenceDeck, identify_frame
-from vision.identify.identify import _Candidate, _merge, _overlap
+from vision.identify.candidates import _Candidate, _merge, _overlap
 from vision.identify.scenes import make_scene, scene_seed
 
 

@@ -10,8 +10,8 @@ import pytest
 import segno
 
 from vision.identify import identify_frame
+from vision.identify.code_cards import QR_UNFRAMED_CONFIDENCE
 from vision.identify.codes import read_sightings
-from vision.identify.identify import QR_UNFRAMED_CONFIDENCE
 from vision.kit import geometry as g
 from vision.kit import render_face
 from vision.kit.codes import face_codes, format_payload

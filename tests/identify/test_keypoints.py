@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from pictable.bench.readers.identify import bench_identify, report
 from tests.identify.conftest import mixed_scene, table_scene
 from vision.identify import ReferenceDeck, identify, identify_frame, local
-from vision.identify.bench import bench_identify, report
-from vision.identify.identify import VERIFY_LEAD, VERIFY_MIN_INLIERS, verify_outline
 from vision.identify.scenes import make_scene, scene_seed
+from vision.identify.verification import VERIFY_LEAD, VERIFY_MIN_INLIERS, verify_outline
 
 
 def _rough(corners: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.identify import appearance, kernels, local
-from vision.identify.identify import _Candidate, _card_height, _card_sized, _height
+from vision.identify.candidates import _Candidate, _card_height, _card_sized, _height
 from vision.identify.quads import Outline
 
 

@@ -12,12 +12,11 @@ import numpy as np
 import pytest
 
 from vision.identify import ReferenceDeck, identify_frame, local, quads
-from vision.identify.identify import (
+from vision.identify.candidates import _overlap, _overlaps_any
+from vision.identify.verification import (
     VERIFY_MIN_INLIERS,
     _fit_accepted,
     _named_by_fit,
-    _overlap,
-    _overlaps_any,
     _table_perspective,
     verify_outline,
 )

@@ -1,7 +1,8 @@
-"""The keypoint pass (``identify._frame_pass``, ``identify._by_places``): one ORB pass over
-the whole frame places cards by their keypoints; a place whose picture names the card placed
-is named before any outline is looked for, with corners fitted on the card's keypoints there
-and snapped to its edges; the outlines are then looked for only in what those cards leave."""
+"""The keypoint pass (``keypoint_pass._frame_pass``, ``keypoint_pass._by_places``): one ORB
+pass over the whole frame places cards by their keypoints; a place whose picture names the
+card placed is named before any outline is looked for, with corners fitted on the card's
+keypoints there and snapped to its edges; the outlines are then looked for only in what
+those cards leave."""
 
 from __future__ import annotations
 
@@ -10,16 +11,18 @@ import numpy as np
 import pytest
 
 from tests.identify.conftest import mixed_scene, table_scene
-from vision.identify import ReferenceDeck, identify, identify_frame, local, quads
-from vision.identify.identify import (
-    DEFAULT_THRESHOLDS,
-    FramePass,
-    _by_places,
-    _frame_pass,
-    _in_quad,
-    _place_fit,
-    card_outlines,
+from vision.identify import (
+    ReferenceDeck,
+    candidates,
+    identify,
+    identify_frame,
+    keypoint_pass,
+    local,
+    quads,
 )
+from vision.identify.candidates import DEFAULT_THRESHOLDS
+from vision.identify.keypoint_pass import FramePass, _by_places, _frame_pass, _in_quad, _place_fit
+from vision.identify.outlines import card_outlines, match_outlines
 
 FACE_UP = ("pickpic-007", "pickpic-031", "pickpic-066", "pickpic-088", "pickpic-119")
 
@@ -52,7 +55,7 @@ def test_places_are_matched_as_they_lie_not_grown_by_the_cards_frame(
 ) -> None:
     frame, _, _ = table_scene()
     asked: list[bool] = []
-    match = identify.match_outlines
+    match = match_outlines
 
     def recorded(*args: object, grown: bool = True) -> list:
         asked.append(grown)
@@ -60,7 +63,7 @@ def test_places_are_matched_as_they_lie_not_grown_by_the_cards_frame(
         assert len(found) == (1 if not grown else 2) * len(args[1])  # type: ignore[arg-type]
         return found
 
-    monkeypatch.setattr(identify, "match_outlines", recorded)
+    monkeypatch.setattr(keypoint_pass, "match_outlines", recorded)
     assert _named_by_places(frame, pickpic, _frame_pass(_grey(frame), pickpic))
     assert asked == [False]
     assert pickpic.border[0] > 0.01  # (a deck whose outlines are matched grown too)
@@ -97,7 +100,7 @@ def test_the_outlines_are_looked_for_in_what_the_named_cards_leave(
     assert len(left) < len(everywhere)
 
     def on(outline: quads.Outline) -> bool:
-        return identify._overlaps_any(outline.corners_px, named, 0.5)
+        return candidates._overlaps_any(outline.corners_px, named, 0.5)
 
     assert any(on(o) for o in everywhere) and not any(on(o) for o in left)
 
@@ -109,7 +112,7 @@ def test_a_small_decks_cards_are_not_named_by_places(
     frame, _, _ = table_scene()
     faces = {c: pickpic.image(pickpic.ids.index(c)) for c in FACE_UP}
     calls: list[int] = []
-    real = identify._by_places
+    real = _by_places
     monkeypatch.setattr(identify, "_by_places", lambda *a: calls.append(1) or real(*a))
     result = identify_frame(frame, faces, codes=None)
     assert calls == [] and {c.card for c in result.cards} == set(FACE_UP)
@@ -142,14 +145,14 @@ def test_cards_face_down_are_placed_by_the_pass_and_outlined_no_more(
 ) -> None:
     frame, truth, _ = table_scene()
     grey = _grey(frame)
-    backs = identify._backs_placed(frame, pickpic, _frame_pass(grey, pickpic), [])
+    backs = keypoint_pass._backs_placed(frame, pickpic, _frame_pass(grey, pickpic), [])
     down = [t for t in truth.cards if t.face == "back"]
     assert len(down) == 2
     for t in down:
         centre = t.corners_px.mean(axis=0)
         assert any(np.linalg.norm(b.mean(axis=0) - centre) < 10 for b in backs), t.card_id
     outlines = card_outlines(grey, pickpic, cards=backs)
-    assert not any(identify._overlaps_any(o.corners_px, backs, 0.5) for o in outlines)
+    assert not any(candidates._overlaps_any(o.corners_px, backs, 0.5) for o in outlines)
     # Still reported: card-shaped, matching nothing.
     result = identify_frame(frame, pickpic, codes=None)
     for t in down:

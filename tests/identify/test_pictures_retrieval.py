@@ -9,7 +9,7 @@ import numpy as np
 
 from tests.identify.conftest import mixed_scene, table_scene
 from vision.identify import ReferenceDeck, local
-from vision.identify.identify import (
+from vision.identify.verification import (
     RETRIEVED_MIN_AGREE,
     VERIFY_LEAD,
     VERIFY_MIN_INLIERS,

@@ -1,5 +1,5 @@
 """Cards found by the keypoints of the whole frame (``local.place_cards``,
-``identify._by_frame_search``), the index lookup behind it, the keypoints of faces at smaller
+``frame_search._by_frame_search``), the index lookup behind it, the keypoints of faces at smaller
 sizes, near-duplicate windows, and the card backs of built-in decks (outlines of cards face
 down are not verified by keypoints)."""
 
@@ -12,18 +12,25 @@ import numpy as np
 import pytest
 
 from tests.identify.conftest import mixed_scene, table_scene
-from vision.identify import ReferenceDeck, identify, identify_frame, local, quads
-from vision.identify.deck import build_deck
-from vision.identify.identify import (
-    BACK_MIN_COSINE,
-    _backs_placed,
-    _by_frame_search,
-    _frame_pass,
-    _same_place,
-    match_outlines,
+from vision.identify import (
+    ReferenceDeck,
+    candidates,
+    identify,
+    identify_frame,
+    keypoint_pass,
+    leftovers,
+    local,
+    outlines,
+    quads,
+    verification,
 )
+from vision.identify.deck import build_deck
+from vision.identify.frame_search import _by_frame_search
+from vision.identify.keypoint_pass import _backs_placed, _frame_pass
+from vision.identify.outlines import card_outlines, match_outlines
 from vision.identify.quads import Outline
 from vision.identify.scenes import make_scene, scene_seed
+from vision.identify.verification import BACK_MIN_COSINE, _same_place
 from vision.synth import Truth, random_cards_scene, render_scene
 
 FACE_UP = ("pickpic-007", "pickpic-031", "pickpic-066", "pickpic-088", "pickpic-119")
@@ -101,7 +108,7 @@ def _named_by_a_later_step(
 
 def _median_areas(sizes: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The named cards' median area at every point: how outlines were sized before the plane
-    through their sizes (``identify._card_areas_at``)."""
+    through their sizes (``verification._card_areas_at``)."""
     return np.full(len(points), float(np.median(sizes[:, 2] ** 2)))
 
 
@@ -279,17 +286,17 @@ def test_outlines_on_a_card_face_down_are_not_checked_by_keypoints(
     outline = Outline(shifted.astype(np.float32), np.ones(4, np.float32), "lines")
     matches = [m for m in match_outlines(frame, [outline], pickpic) if m.quad is not None]
     checked: list[int] = []
-    real = identify.verify_outline
+    real = verification.verify_outline
 
     def counting(*args: object, **kwargs: object) -> object:
         checked.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(identify, "verify_outline", counting)
+    monkeypatch.setattr(verification, "verify_outline", counting)
     grey = _grey(frame)
-    identify._by_verification(frame, grey, matches, pickpic, [], set(), None, [down])
+    verification._by_verification(frame, grey, matches, pickpic, [], set(), None, [down])
     assert not checked
-    identify._by_verification(frame, grey, matches, pickpic, [], set(), None, [])
+    verification._by_verification(frame, grey, matches, pickpic, [], set(), None, [])
     assert checked
 
 
@@ -302,20 +309,20 @@ def test_a_weak_fit_names_its_card_only_with_its_picture(pickpic: ReferenceDeck)
     right = pickpic.ids.index(card)
     other = pickpic.ids.index("pickpic-088")
 
-    def fit(index: int, inliers: int) -> identify.VerifiedOutline:
-        return identify.VerifiedOutline(index, corners, inliers, 0, 0.3)
+    def fit(index: int, inliers: int) -> verification.VerifiedOutline:
+        return verification.VerifiedOutline(index, corners, inliers, 0, 0.3)
 
-    def named(found: identify.VerifiedOutline) -> bool:
-        return identify._named_by_fit(frame, found, pickpic, [], None, False)
+    def named(found: verification.VerifiedOutline) -> bool:
+        return verification._named_by_fit(frame, found, pickpic, [], None, False)
 
-    assert identify.VERIFY_MIN_INLIERS > 12 >= identify.WEAK_FIT_MIN_INLIERS
+    assert verification.VERIFY_MIN_INLIERS > 12 >= verification.WEAK_FIT_MIN_INLIERS
     assert named(fit(right, 12))
     assert not named(fit(other, 12))  # its picture is not there
-    assert named(fit(other, identify.VERIFY_MIN_INLIERS))  # a full fit: keypoints alone
-    assert not named(fit(right, identify.WEAK_FIT_MIN_INLIERS - 1))
-    reading = identify._verified_candidate(fit(right, 12), pickpic.ids)
+    assert named(fit(other, verification.VERIFY_MIN_INLIERS))  # a full fit: keypoints alone
+    assert not named(fit(right, verification.WEAK_FIT_MIN_INLIERS - 1))
+    reading = verification._verified_candidate(fit(right, 12), pickpic.ids)
     assert reading.evidence == ("keypoints", "picture")
-    assert reading.confidence < identify.verified_confidence(identify.VERIFY_MIN_INLIERS, 0)
+    assert reading.confidence < verification.verified_confidence(verification.VERIFY_MIN_INLIERS, 0)
 
 
 def test_a_fit_not_card_shaped_names_its_card_only_with_its_picture(
@@ -339,12 +346,12 @@ def test_a_fit_not_card_shaped_names_its_card_only_with_its_picture(
     assert local.plausible_quad(square) and not local.card_shaped(square, aspect)
 
     def named(index: int, inliers: int) -> bool:
-        found = identify.VerifiedOutline(index, square, inliers, 0, 0.3)
-        return identify._named_by_fit(frame, found, pickpic, [], None, False)
+        found = verification.VerifiedOutline(index, square, inliers, 0, 0.3)
+        return verification._named_by_fit(frame, found, pickpic, [], None, False)
 
-    assert named(right, identify.VERIFY_MIN_INLIERS)
-    assert not named(other, identify.VERIFY_MIN_INLIERS + 10)  # its picture is not there
-    assert not named(right, identify.VERIFY_MIN_INLIERS - 1)  # weak and not card-shaped
+    assert named(right, verification.VERIFY_MIN_INLIERS)
+    assert not named(other, verification.VERIFY_MIN_INLIERS + 10)  # its picture is not there
+    assert not named(right, verification.VERIFY_MIN_INLIERS - 1)  # weak and not card-shaped
 
 
 def test_a_far_card_that_looks_square_is_named(pickpic: ReferenceDeck) -> None:
@@ -381,8 +388,8 @@ def test_a_fit_that_rho_folds_is_fitted_again(
 
     assert not local._card_in_window(folded, np.ones((20, 1), np.uint8))
     monkeypatch.setattr(local.cv2, "findHomography", rho_folds)
-    fit = local.fit_matches(reference, window, back, ri, fi, identify.VERIFY_MIN_INLIERS)
-    assert fit.homography is not None and fit.inliers >= identify.VERIFY_MIN_INLIERS
+    fit = local.fit_matches(reference, window, back, ri, fi, verification.VERIFY_MIN_INLIERS)
+    assert fit.homography is not None and fit.inliers >= verification.VERIFY_MIN_INLIERS
     w, h = local.VERIFY_CARD_WH
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
     fitted = cv2.perspectiveTransform(outline, fit.homography).reshape(4, 2)
@@ -414,10 +421,10 @@ def test_a_card_fitted_on_other_keypoints_of_the_window_is_no_rival() -> None:
         return local.CardFit(inliers, inliers, np.eye(3), keypoints=np.array(keypoints))
 
     best = fit(21, range(21))
-    assert identify._rival(fit(20, range(5, 25)), best)
-    assert not identify._rival(fit(20, range(40, 60)), best)
-    assert not identify._rival(fit(20, range(15, 35)), best)  # 6 of 20 shared
-    assert not identify._rival(local.CardFit(0, 12, None), best)
+    assert verification._rival(fit(20, range(5, 25)), best)
+    assert not verification._rival(fit(20, range(40, 60)), best)
+    assert not verification._rival(fit(20, range(15, 35)), best)  # 6 of 20 shared
+    assert not verification._rival(local.CardFit(0, 12, None), best)
 
 
 def test_a_card_with_another_lying_on_it_is_named(pickpic: ReferenceDeck) -> None:
@@ -441,7 +448,7 @@ def test_a_weak_fit_counts_every_rival(pickpic: ReferenceDeck) -> None:
 def test_a_leftover_window_is_a_card_sized_portrait_centred_on_it() -> None:
     # A part of a silhouette 40 x 20 mask px (half size), its long side turned 30 degrees.
     rect = ((100.0, 50.0), (40.0, 20.0), 30.0)
-    window = identify._card_window(rect, 2.0, 88.0, 0.7)
+    window = leftovers._card_window(rect, 2.0, 88.0, 0.7)
     sides = np.linalg.norm(np.roll(window, -1, axis=0) - window, axis=1)
     assert np.allclose(sides, [61.6, 88.0, 61.6, 88.0], atol=0.01)  # short side first
     assert np.allclose(window.mean(axis=0), [200.5, 100.5])  # mask -> frame pixels
@@ -459,9 +466,9 @@ def test_leftover_windows_lie_on_what_the_named_cards_leave() -> None:
     first = np.array([[99, 79], [199, 79], [199, 219], [99, 219]], np.float64)
     second = first + np.array([260.0, 0.0])
     squares = np.zeros((0, 4, 2))
-    (windows,) = identify._leftover_windows((mask, 2.0), [first], [], squares, 100 / 140)
+    (windows,) = leftovers._leftover_windows((mask, 2.0), [first], [], squares, 100 / 140)
     assert np.allclose(np.mean(windows[0], axis=0), second.mean(axis=0), atol=2)
-    assert identify._leftover_windows((mask, 2.0), [first, second], [], squares, 0.7) == []
+    assert leftovers._leftover_windows((mask, 2.0), [first, second], [], squares, 0.7) == []
 
 
 def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
@@ -473,8 +480,8 @@ def test_a_card_under_a_hand_is_found_in_what_the_named_cards_leave(
     # it. (Against a card's size where it lies, its outline is verified and names it too: that
     # is taken back here with the leftovers.)
     def take_back() -> None:
-        monkeypatch.setattr(identify, "LEFTOVER_WINDOWS", 0)
-        monkeypatch.setattr(identify, "_card_areas_at", _median_areas)
+        monkeypatch.setattr(leftovers, "LEFTOVER_WINDOWS", 0)
+        monkeypatch.setattr(verification, "_card_areas_at", _median_areas)
 
     _named_only_with_the_change(pickpic, 249, "pickpic-006", take_back)
 
@@ -497,17 +504,17 @@ def test_a_leftover_needs_a_full_fit(
     index = pickpic.ids.index(card)
 
     def fitting(inliers: int) -> list[str]:
-        def verify(*args: object, **kwargs: object) -> identify.VerifiedOutline:
-            return identify.VerifiedOutline(index, corners, inliers, 0, 0.3)
+        def verify(*args: object, **kwargs: object) -> verification.VerifiedOutline:
+            return verification.VerifiedOutline(index, corners, inliers, 0, 0.3)
 
-        monkeypatch.setattr(identify, "verify_outline", verify)
-        found = identify._by_leftovers(
+        monkeypatch.setattr(leftovers, "verify_outline", verify)
+        found = leftovers._by_leftovers(
             frame, grey, pickpic, [], others, quads.silhouettes(grey), np.zeros((0, 4, 2)), []
         )
         return [c.card for c in found]
 
-    assert fitting(identify.VERIFY_MIN_INLIERS) == [card]
-    assert fitting(identify.VERIFY_MIN_INLIERS - 3) == []
+    assert fitting(verification.VERIFY_MIN_INLIERS) == [card]
+    assert fitting(verification.VERIFY_MIN_INLIERS - 3) == []
 
 
 def test_a_leftovers_weak_fit_is_fitted_again_round_the_card_it_puts(
@@ -519,7 +526,7 @@ def test_a_leftovers_weak_fit_is_fitted_again_round_the_card_it_puts(
     # the card by 21.
     _named_by_a_later_step(
         pickpic, monkeypatch, 2, 180, "pickpic-116",
-        lambda: monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", 10**6),
+        lambda: monkeypatch.setattr(leftovers, "LEFTOVER_REFIT_MIN_INLIERS", 10**6),
     )  # fmt: skip
 
 
@@ -535,7 +542,7 @@ def test_a_leftovers_fit_again_needs_a_strong_fit(
     _without_places(monkeypatch)  # (the leftovers the keypoint pass leaves are other ones)
     found = identify_frame(frame, pickpic, codes=None)
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards}
-    monkeypatch.setattr(identify, "LEFTOVER_REFIT_MIN_INLIERS", identify.VERIFY_MIN_INLIERS)
+    monkeypatch.setattr(leftovers, "LEFTOVER_REFIT_MIN_INLIERS", verification.VERIFY_MIN_INLIERS)
     weaker = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-017" in {r.card for r in weaker.cards}
 
@@ -549,7 +556,7 @@ def test_an_outline_is_sized_against_the_cards_named_where_it_lies(
     # it is a card there.
     _named_by_a_later_step(
         pickpic, monkeypatch, 2, 190, "pickpic-047",
-        lambda: monkeypatch.setattr(identify, "_card_areas_at", _median_areas),
+        lambda: monkeypatch.setattr(verification, "_card_areas_at", _median_areas),
     )  # fmt: skip
 
 
@@ -557,9 +564,9 @@ def test_a_cards_area_where_it_lies_follows_the_plane_of_the_named_cards() -> No
     # Cards 60 px (area 3600) at the top of the frame, 100 px (10000) at the bottom.
     sizes = np.array([[100.0, 100.0, 60.0], [900.0, 100.0, 60.0], [500.0, 600.0, 100.0]])
     points = np.array([[500.0, 100.0], [500.0, 350.0], [500.0, -500.0]])
-    assert identify._card_areas_at(sizes, points) == pytest.approx([3600.0, 6400.0, 3600.0])
+    assert verification._card_areas_at(sizes, points) == pytest.approx([3600.0, 6400.0, 3600.0])
     # Two cards tell no plane: their median area.
-    assert identify._card_areas_at(sizes[:2], points[:1]) == pytest.approx([3600.0])
+    assert verification._card_areas_at(sizes[:2], points[:1]) == pytest.approx([3600.0])
 
 
 def test_a_leftover_is_tried_at_a_cards_height_where_it_lies(
@@ -571,7 +578,7 @@ def test_a_leftover_is_tried_at_a_cards_height_where_it_lies(
     # cards give there fits it by 21 inliers.
     _named_by_a_later_step(
         pickpic, monkeypatch, 0, 265, "pickpic-102",
-        lambda: monkeypatch.setattr(identify, "LEFTOVER_OTHER_HEIGHT", float("inf")),
+        lambda: monkeypatch.setattr(leftovers, "LEFTOVER_OTHER_HEIGHT", float("inf")),
     )  # fmt: skip
 
 
@@ -582,7 +589,7 @@ def test_what_is_left_is_looked_at_again_after_a_card_is_named_there(
     # (51-54 px), one leftover; its window names one, the second look the other.
     _named_only_with_the_change(
         pickpic, 108, "pickpic-062",
-        lambda: monkeypatch.setattr(identify, "LEFTOVER_ROUNDS", 1), also=("pickpic-065",),
+        lambda: monkeypatch.setattr(leftovers, "LEFTOVER_ROUNDS", 1), also=("pickpic-065",),
     )  # fmt: skip
 
 
@@ -625,14 +632,14 @@ def test_outlines_on_an_outline_that_looks_face_down_are_not_verified(
     # (none named a card); now 3 windows, none on a back.
     rng = np.random.default_rng(7 * 1000 + 7)
     frame, truth = render_scene(random_cards_scene(rng, "normal", 12, "pickpic"), seed=7007)
-    seen: list[identify.PictureMatch] = []
+    seen: list[outlines.PictureMatch] = []
     verified: list[np.ndarray] = []
     real_match, real_verify, real_verification = (
-        identify.match_outlines, identify.verify_outline, identify._by_verification,
+        outlines.match_outlines, verification.verify_outline, verification._by_verification,
     )  # fmt: skip
     verifying = [False]
 
-    def matching(*args: object, **kwargs: object) -> list[identify.PictureMatch]:
+    def matching(*args: object, **kwargs: object) -> list[outlines.PictureMatch]:
         seen.extend(real_match(*args, **kwargs))  # type: ignore[arg-type]
         return seen
 
@@ -641,7 +648,7 @@ def test_outlines_on_an_outline_that_looks_face_down_are_not_verified(
             verified.append(np.asarray(quad))
         return real_verify(grey, quad, *args, **kwargs)  # type: ignore[arg-type]
 
-    def verification(*args: object, **kwargs: object) -> object:
+    def by_verification(*args: object, **kwargs: object) -> object:
         verifying[0] = True
         try:
             return real_verification(*args, **kwargs)  # type: ignore[arg-type]
@@ -649,14 +656,16 @@ def test_outlines_on_an_outline_that_looks_face_down_are_not_verified(
             verifying[0] = False
 
     monkeypatch.setattr(identify, "match_outlines", matching)
-    monkeypatch.setattr(identify, "verify_outline", verify)
-    monkeypatch.setattr(identify, "_by_verification", verification)
+    monkeypatch.setattr(keypoint_pass, "match_outlines", matching)
+    monkeypatch.setattr(verification, "verify_outline", verify)
+    monkeypatch.setattr(identify, "_by_verification", by_verification)
     found = identify_frame(frame, pickpic, codes=None)
     down = [c for c in truth.cards if c.face != "front"]
-    looks_down = [m.quad for m in seen if m.quad is not None and identify._looks_face_down(m)]
+    looks_down = [m.quad for m in seen if m.quad is not None and verification._looks_face_down(m)]
     assert len(down) == 3 and looks_down
     assert all(any(_near(q, c.corners_px, 0.15) for c in down) for q in looks_down)
-    on_backs = [q for q in verified if identify._overlaps_any(q, looks_down, identify.ON_BACK)]
+    on_back = verification.ON_BACK
+    on_backs = [q for q in verified if candidates._overlaps_any(q, looks_down, on_back)]
     assert not on_backs
     assert {r.card for r in found.cards} <= {c.card_id for c in truth.cards if c.face == "front"}
 
@@ -678,7 +687,7 @@ def test_a_tiles_outline_is_not_named_by_a_weak_fit(pickpic: ReferenceDeck) -> N
     # frame's edge gives tiles' outlines; one fitted pickpic-107 by 10 inliers, its picture
     # agreeing enough for a weak fit. Two cards lie on the table.
     frame, truth = make_scene("features", "normal", scene_seed(1, 192))
-    outlines = identify.card_outlines(_grey(frame), pickpic)
+    outlines = card_outlines(_grey(frame), pickpic)
     assert any(o.source == "tiles" for o in outlines)
     found = identify_frame(frame, pickpic, codes=None)
     assert {r.card for r in found.cards} == {c.card_id for c in truth.cards}

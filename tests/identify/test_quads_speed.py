@@ -15,7 +15,7 @@ import pytest
 
 from tests.identify.conftest import table_scene
 from vision.identify import quads
-from vision.identify.bench import speed_frames
+from vision.synth.identify_speed import speed_frames
 
 #: The pieces whose arguments are recorded while outlines are found.
 RECORDED = (

@@ -12,8 +12,9 @@ import numpy as np
 
 from tests.identify.conftest import camera
 from vision.identify import ReferenceDeck, quads
+from vision.identify.candidates import _overlap
 from vision.identify.codes import read_fiducials
-from vision.identify.identify import _card_heights_at, _overlap, table_markers
+from vision.identify.outlines import _card_heights_at, table_markers
 from vision.identify.scenes import make_scene, scene_seed
 from vision.kit import geometry
 from vision.synth import EffectsSpec, SceneSpec, TableSpec, play_area_markers, render_scene

@@ -18,7 +18,8 @@ Modules: ``reading`` (the readings), ``codes`` (kit cards by their codes), ``qua
 outlines from edges), ``appearance`` (the whole-card descriptor), ``local`` (ORB keypoints,
 homography verification), ``deck`` (reference decks, on disk and built in), ``identify``
 (the reader), ``zones`` (seat zones), ``sink`` (JSON), ``draw`` (annotated images),
-``register`` (capturing cards from a camera), ``scenes`` and ``bench`` (rendered benchmark).
+``register`` (capturing cards from a camera), ``scenes`` (rendered validation tables; their
+benchmark is ``pictable.bench.readers.identify``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Fit the picture decision (``vision.identify.identify.DECISION_*``) on rendered tables.
+"""Fit the picture decision (``vision.identify.outlines.DECISION_*``) on rendered tables.
 
 Every outline that :func:`vision.identify.quads.find_outlines` finds in the frames, as
 :func:`vision.identify.identify_frame` asks for them (the table's markers and their sizes
 given), and its variant grown by the deck's frame, is matched to the built-in Pick Pic deck by
-:func:`vision.identify.identify.match_outlines`; a match is *right* when a truth card's
+:func:`vision.identify.outlines.match_outlines`; a match is *right* when a truth card's
 centre is within a quarter of its width of the match's and has the matched id face up, and
 *wrong* when no card is there, or a card with another id, a Pic Flip card or a back is. Matches
 of the right id on a badly placed outline (centre a quarter to a half width off) are left out.
@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.identify.deck import open_deck
-from vision.identify.identify import _decision_features, card_outlines, match_outlines
+from vision.identify.outlines import _decision_features, card_outlines, match_outlines
 from vision.identify.scenes import scenes
 
 

@@ -518,7 +518,7 @@ class TablePerspective:
 # a fixed seed, so the index and its answers are the same every run), and each window
 # keypoint votes for the card of its nearest deck keypoint among those sharing one of its
 # keys. A query costs about the same whatever the deck's size. The cards with most votes are
-# fitted beside the appearance shortlist (:func:`vision.identify.identify.verify_outline`
+# fitted beside the appearance shortlist (:func:`vision.identify.verification.verify_outline`
 # decides on the fits exactly as for the shortlist).
 
 #: LSH: hash tables and bits per key of the index the whole frame's keypoints are looked up

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 READER_REPORTS: dict[str, tuple[str, str]] = {
-    "reader-identify": ("vision.identify.bench:report", "Card identification"),
+    "reader-identify": ("pictable.bench.readers.identify:report", "Card identification"),
     "reader-picasso": ("pictable.bench.readers.picasso:report", "Picasso board"),
     "reader-picmix": ("pictable.bench.readers.picmix:report", "Picmix verification"),
     "reader-pickpic": ("pictable.bench.readers.pickpic:report", "Pick Pic from the camera"),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.identify.bench import bench_speed, bench_stages, stages_markdown
+from pictable.bench.readers.identify import bench_speed, bench_stages, stages_markdown
 
 
 @pytest.fixture(scope="module")

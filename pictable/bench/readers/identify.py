@@ -14,10 +14,11 @@ the cards are Pic Flip cards: each of those at least 60% visible should get no i
 counts those reported in the ``unknown`` list), ``both`` (codes and pictures, ``codes``
 scenes).
 
-``bench_speed(method, n_frames, seed, deck)``: 1280 x 720 normal-tier frames with 12 cards,
-one thread (OpenCV and numpy's BLAS: :func:`vision.identify.threads.single_thread`), each
-frame read several times: median and 95th percentile over the frames of each frame's fastest
-read, thread CPU time (the figure to compare on a busy machine) and wall time.
+``bench_speed(method, n_frames, seed, deck)``: 1280 x 720 normal-tier frames with 12 cards
+(:func:`vision.synth.identify_speed.speed_frames`), one thread (OpenCV and numpy's BLAS:
+:func:`vision.identify.threads.single_thread`), each frame read several times: median and
+95th percentile over the frames of each frame's fastest read, thread CPU time (the figure to
+compare on a busy machine) and wall time.
 
 ``bench_stages(n_frames, seed, deck)``: where that time goes, step by step (the profiler's
 cumulative CPU time of each step's function over the speed frames, and its share).
@@ -25,7 +26,7 @@ cumulative CPU time of each step's function over the speed frames, and its share
 ``report(profile)``: every figure of issue 5 for ``pictable bench --tasks reader-identify``
 (profile ``quick`` or ``full``), as a summary and a Markdown section.
 
-Run ``python -m vision.identify.bench --help``.
+Run ``python -m pictable.bench.readers.identify --help``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from vision.identify.reading import FrameCards
 from vision.identify.scenes import scenes
 from vision.identify.threads import single_thread
 from vision.synth import Truth
+from vision.synth.identify_speed import speed_frames
 
 METHODS: tuple[str, ...] = ("codes", "features", "unknown", "both")
 VISIBLE_MIN = 0.6
@@ -220,31 +222,6 @@ def bench_identify(
 # ---- speed ---------------------------------------------------------------------------------
 
 
-def speed_frames(
-    n: int, seed: int = 7, cache_dir: str | os.PathLike[str] | None = None
-) -> list[np.ndarray]:
-    """``n`` normal-tier 1280 x 720 frames with 12 Pick Pic cards (1 in 4 face down)."""
-    from vision.synth import random_cards_scene, render_scene
-
-    frames = []
-    folder = None if cache_dir is None else Path(cache_dir) / f"speed-{seed}"
-    for i in range(n):
-        path = None if folder is None else folder / f"{i:04d}.png"
-        if path is not None and path.is_file():
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is not None:
-                frames.append(img)
-                continue
-        rng = np.random.default_rng(seed * 1000 + i)
-        spec = random_cards_scene(rng, "normal", 12, "pickpic")
-        frame, _ = render_scene(spec, seed=seed * 1000 + i)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(path), frame)
-        frames.append(frame)
-    return frames
-
-
 def large_deck(n: int = 1000, cache_dir: str | os.PathLike[str] | None = None) -> ReferenceDeck:
     """A deck of ``n`` cards for timing: every front of the printable edition (Pick Pic, Pic
     Flip, Picasso, Picmix: 351 cards) and variants of the Pick Pic photos (mirrored, and crops
@@ -338,24 +315,32 @@ def bench_speed(
 def _stage_functions() -> list[tuple[str, Callable[..., Any]]]:
     """The steps of reading a frame by pictures, as (label, function): a label indented by
     two spaces is part of the step above it."""
-    from vision.identify import identify, local, quads
+    from vision.identify import (
+        frame_search,
+        keypoint_pass,
+        leftovers,
+        local,
+        outlines,
+        quads,
+        verification,
+    )
 
     return [
         ("gradients", quads.Gradients.__init__),
-        ("the table's markers", identify.table_markers),
+        ("the table's markers", outlines.table_markers),
         ("silhouettes", quads.silhouettes),
-        ("keypoint pass", identify._frame_pass),
+        ("keypoint pass", keypoint_pass._frame_pass),
         ("  ORB over the frame", local.frame_table_keypoints),
         ("  placing cards", local.place_cards),
-        ("places named by appearance", identify._by_places),
+        ("places named by appearance", keypoint_pass._by_places),
         ("outlines", quads.find_outlines),
         ("  line search", quads.rectangles_from_lines),
         ("  refinement (places and outlines)", quads.refine_quads),
-        ("matching by appearance (places and outlines)", identify.match_outlines),
-        ("search over the frame (the places left)", identify._by_frame_search),
-        ("verification of undecided outlines", identify._by_verification),
-        ("what the named cards leave", identify._by_leftovers),
-        ("keypoint windows, all steps", identify.verify_outline),
+        ("matching by appearance (places and outlines)", outlines.match_outlines),
+        ("search over the frame (the places left)", frame_search._by_frame_search),
+        ("verification of undecided outlines", verification._by_verification),
+        ("what the named cards leave", leftovers._by_leftovers),
+        ("keypoint windows, all steps", verification.verify_outline),
     ]
 
 
@@ -444,9 +429,9 @@ def stages_markdown(out: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m vision.identify.bench``: print the figures as JSON."""
+    """``python -m pictable.bench.readers.identify``: print the figures as JSON."""
     p = argparse.ArgumentParser(
-        prog="python -m vision.identify.bench",
+        prog="python -m pictable.bench.readers.identify",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -538,7 +523,7 @@ def report(
     cache = (
         Path(cache_dir)
         if cache_dir is not None
-        else Path(__file__).resolve().parents[2] / "cache" / "identify"
+        else Path(__file__).resolve().parents[3] / "cache" / "identify"
     )
     single_thread()
     deck = open_deck(DECK_GAME)
@@ -744,7 +729,7 @@ def _markdown(
         "drop keys shared by more than 16 keypoints, so a query costs about the same "
         "whatever N. The keypoint pass over the frame (its ORB alone about a quarter of a "
         "frame) and finding the outlines, both independent of N, take the largest shares of "
-        "the time (`python -m vision.identify.bench stages`).",
+        "the time (`python -m pictable.bench.readers.identify stages`).",
         "",
         "What fails and why: cards the codes miss are mostly far, small cards (column "
         '"< 55 px": markers of 20 mm and a QR code of 35 mm are then a few pixels a '

@@ -1,0 +1,241 @@
+"""Step 1 of :func:`vision.identify.identify_frame`: cards named by their printed codes.
+
+The codes of :mod:`vision.identify.codes` vote for each card's id, face and pose; each
+card's outline is snapped to its edges and checked against the kit's picture of that face
+(:func:`kit_face_cells`). A lone marker takes the pose the picture and the edges agree with,
+or is dropped; a card named by its QR code alone counts only when its outline is seen round
+the code (``_by_codes``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.identify import appearance, quads
+from vision.identify.candidates import Thresholds, _area, _Candidate
+from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
+from vision.kit import geometry
+
+#: How much better (the share of its outline seen as edges + half the picture's agreement)
+#: one pose of a lone marker must be than the other (on rendered tables, seeds 0 and 1, the
+#: true pose led by at least this in all of 297 lone markers, a wrong one never did).
+_POSE_MARGIN = 0.15
+#: A lone marker inside a card that several codes name, and narrower than this share of that
+#: card's own markers there, is a dark square of its picture (a letter of a card's word or
+#: title read at 150 dpi, 0.23-0.27 of the markers: pictures of picmix-red-4 and picflip-042
+#: named on printed pages of other games) and is dropped.
+LONE_SPECK_SIZE = 0.5
+#: A card named by its QR code alone (no marker of it read) is a card only when the card's
+#: outline, where the code's place on the face puts it, is seen as edges (support of at least
+#: QR_ALONE_SIDE_SUPPORT, :func:`vision.identify.quads.refine_quads`) on QR_ALONE_MIN_SIDES of
+#: its four sides (one may lie under a hand, or be the faint grey edge of an uncut printed
+#: page: the bottom row of a page read at 100 dpi); else it is reported at
+#: QR_UNFRAMED_CONFIDENCE. A QR code printed alone, on a sticker or a phone's screen carries
+#: the same payload as the card's, and named any card at 0.97. 0.2 is half the least
+#: confidence a tracked card is kept by (``vision.tracker.CardTracker.keep_conf`` 0.4; a
+#: track starts at 0.6, the Pick Pic and Pic Flip followers read cards from 0.5, Picmix
+#: names them from 0.9): such a reading is shown, under the threshold of every tracker.
+QR_ALONE_MIN_SIDES = 3
+QR_ALONE_SIDE_SUPPORT = 0.5
+QR_UNFRAMED_CONFIDENCE = 0.2
+#: The edges of a card named by a QR code alone are looked for within this share of the
+#: card's short side of where the code puts them (at least 5 px, as every code's outline):
+#: the code's corners, mapped out to the card's by an affine fit, miss them by a few per cent
+#: where the card is large or seen in perspective. Kit faces with their markers painted out,
+#: 2.5-10 px/mm, turned, 0-10% keystone, on four table colours (225 of them): their outline
+#: seen on 3 sides or more within 5 px 119 times, within 3% 193, within 4% 223, within 5%
+#: 214; the same codes alone (sticker-like quiet zones, phones) 2, 2, 4 and 5 times of 223,
+#: every time on a phone whose screen was cut to the card's size round the code.
+QR_ALONE_REACH = 0.04
+
+
+@functools.lru_cache(maxsize=512)
+def kit_face_cells(card: str, side: str) -> NDArray[np.float32]:
+    """(gh, gw, 3) Lab cells of a kit card's face, oriented as the face (portrait 25 x 18,
+    landscape 18 x 25)."""
+    from vision.kit import render_face
+
+    face = render_face(card, side, 4.0)  # type: ignore[arg-type]
+    gw, gh = appearance.GRID_WH
+    grid = (gw, gh) if face.shape[0] >= face.shape[1] else (gh, gw)
+    return appearance.lab_cells(face[None], grid)[0]
+
+
+def _face_agreement(
+    bgr: NDArray[np.uint8], poses: NDArray[np.float64], faces: list[tuple[str, str]]
+) -> NDArray[np.float64]:
+    """(k,) agreement of each pose (k, 4, 2) with the picture of the kit face (card, side)
+    given for it; all rectified in one pass."""
+    refs = [kit_face_cells(card, side) for card, side in faces]
+    out = np.zeros(len(poses))
+    for shape in {r.shape for r in refs}:  # portrait faces, then landscape ones
+        idx = [k for k, r in enumerate(refs) if r.shape == shape]
+        gh, gw = shape[:2]
+        rect = appearance.rectify(bgr, poses[idx], (gw * 3, gh * 3))
+        cells = appearance.lab_cells(rect, (gw, gh))
+        out[idx] = appearance.agreement(cells, np.stack([refs[k] for k in idx]))
+    return out
+
+
+def _by_codes(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    grads: Callable[[], quads.Gradients],
+    reader: CodeReader,
+    t: Thresholds,
+) -> list[_Candidate]:
+    cards = vote(read_sightings(bgr, grey, reader))
+    if not cards:
+        return []
+    # Every pose of every card at once: snapped to the edges, checked against its picture.
+    owner = np.concatenate([[k] * (1 + len(c.alternatives)) for k, c in enumerate(cards)])
+    poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])
+    # Snapped to the card's edges only where the edges were found all round, and not when
+    # codes at opposite corners already fitted the outline (``CodeCard.spanned``).
+    # A QR code alone is snapped (and its outline looked for) within a reach of its card's
+    # size: its outline, an affine map of the code's corners out to the card's, is some
+    # pixels off where the card is large or seen in perspective (QR_ALONE_REACH).
+    qr_alone = np.array([cards[k].kinds == ("qr",) for k in owner])
+    spanned = np.array([cards[k].spanned for k in owner])
+    snap = np.flatnonzero(~spanned & ~qr_alone)
+    support = np.ones((len(poses), 4))
+    groups = [(snap, 5.0)] + [
+        (np.array([i]), _qr_alone_reach(poses[i])) for i in np.flatnonzero(qr_alone)
+    ]
+    for index, radius in groups:
+        if not len(index):
+            continue
+        gx, gy = grads()
+        refined, support[index] = quads.refine_quads(gx, gy, poses[index], radius=radius)
+        good = support[index].min(axis=1) >= 0.5
+        poses[index] = np.where(good[:, None, None], refined, poses[index])
+    agree = _face_agreement(bgr, poses, [(cards[k].card, cards[k].side) for k in owner])
+    lone = np.array(
+        [len(cards[k].codes) == 1 and cards[k].codes[0].kind == "marker" for k in owner]
+    )
+    seen = np.zeros(len(poses))
+    if lone.any():
+        corner = np.concatenate(
+            [
+                _marker_corners(c, poses[owner == k])
+                for k, c in enumerate(cards)
+                if lone[owner == k][0]
+            ]
+        )
+        gx, gy = grads()
+        seen[lone] = quads.corner_support(gx, gy, poses[lone], corner)
+    outline = support.mean(axis=1)
+    chosen: list[int | None] = []
+    for k in range(len(cards)):
+        idx = np.flatnonzero(owner == k)
+        a, sn = agree[idx], seen[idx]
+        if lone[idx[0]]:
+            # A lone marker: which of its face's two is it? The true pose's outline lies on
+            # the card's edges (seen wherever the card is not covered), the other's mostly
+            # on the table; its picture agrees too.
+            score = outline[idx] + 0.5 * a
+            best = int(np.argmax(score))
+            if len(score) > 1 and score[best] - np.partition(score, -2)[-2] < _POSE_MARGIN:
+                chosen.append(None)  # either of the face's two markers: place not known
+                continue
+            if not (a[best] >= t.code_agree or (sn[best] >= 0.6 and a[best] >= 0.15)):
+                chosen.append(None)  # neither the card's picture nor its edges back it
+                continue
+        else:
+            best = int(np.argmax(a))
+        chosen.append(int(idx[best]))
+    unframed = [
+        p is not None and c.kinds == ("qr",) and not _framed(support[p])
+        for c, p in zip(cards, chosen, strict=True)
+    ]
+    # Cards whose place several codes (or a QR code on its card's outline) agree on.
+    sure = [
+        (poses[p], face_geometry(c.card, c.side)[0])
+        for c, p, u in zip(cards, chosen, unframed, strict=True)
+        if p is not None and not lone[p] and not u
+    ]
+    out = []
+    for k, card in enumerate(cards):
+        pick = chosen[k]
+        if pick is None:
+            continue
+        others = [poses[p] for p in chosen if p is not None and p != pick]
+        if lone[pick] and (
+            _named_nearby(poses[pick], others) or _speck_on_card(card.codes[0].corners_px, sure)
+        ):
+            continue  # where codes name another card: a marker-like speck on that card
+        confidence = _code_confidence(card, float(agree[pick]))
+        if unframed[k]:
+            confidence = QR_UNFRAMED_CONFIDENCE
+        evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
+        if agree[pick] >= t.agree:
+            evidence += ("picture",)
+        out.append(_Candidate(card.card, poses[pick], confidence, "code", card.side, evidence))
+    return out
+
+
+def _speck_on_card(
+    marker_px: NDArray[np.floating],
+    cards: list[tuple[NDArray[np.float64], tuple[float, float]]],
+) -> bool:
+    """Whether a lone marker, (4, 2) px, lies inside one of ``cards`` (each its (4, 2)
+    outline px and its face's (w, h) mm) and is smaller than :data:`LONE_SPECK_SIZE` of the
+    card markers printed there (every card marker is ``CARD_MARKER_MM`` wide; a card lying on
+    another is as far from the camera, its markers the same size)."""
+    corners = np.asarray(marker_px, np.float32).reshape(4, 2)
+    centre = tuple(float(v) for v in corners.mean(axis=0))
+    side = float(np.sqrt(_area(corners)))
+    for outline, (w_mm, h_mm) in cards:
+        if cv2.pointPolygonTest(np.asarray(outline, np.float32), centre, False) < 0:
+            continue
+        px_per_mm = float(np.sqrt(_area(outline) / (w_mm * h_mm)))
+        if side < LONE_SPECK_SIZE * geometry.CARD_MARKER_MM * px_per_mm:
+            return True
+    return False
+
+
+def _qr_alone_reach(pose: NDArray[np.float64]) -> float:
+    """How far (px) from a card's outline ``pose`` (4, 2), as its QR code alone gives it,
+    its edges are looked for: :data:`QR_ALONE_REACH` of its shorter side, at least 5 px (as
+    any code's outline is snapped)."""
+    sides = np.linalg.norm(pose - np.roll(pose, -1, axis=0), axis=1)
+    return max(5.0, QR_ALONE_REACH * float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+
+
+def _framed(support: NDArray[np.float64]) -> bool:
+    """Whether a card's outline is seen as edges round it: ``support`` (4,) of its sides
+    (:func:`vision.identify.quads.refine_quads`), at least :data:`QR_ALONE_SIDE_SUPPORT` on
+    :data:`QR_ALONE_MIN_SIDES` of them."""
+    return int((support >= QR_ALONE_SIDE_SUPPORT).sum()) >= QR_ALONE_MIN_SIDES
+
+
+def _named_nearby(pose: NDArray[np.float64], others: list[NDArray[np.float64]]) -> bool:
+    """Whether another card placed by its codes (``others``: (4, 2) outlines) has its centre
+    within a fifth of ``pose``'s diagonal of ``pose``'s centre."""
+    diag = float(np.linalg.norm(pose[2] - pose[0]))
+    centre = pose.mean(axis=0)
+    return any(float(np.linalg.norm(o.mean(axis=0) - centre)) < 0.2 * diag for o in others)
+
+
+def _marker_corners(card: CodeCard, poses: NDArray[np.float64]) -> NDArray[np.intp]:
+    """For each pose of a lone-marker card, the index of the card corner nearest the marker."""
+    centre = card.codes[0].corners_px.mean(axis=0)
+    return np.asarray(np.argmin(np.linalg.norm(poses - centre, axis=2), axis=1), np.intp)
+
+
+def _code_confidence(card: CodeCard, agree: float) -> float:
+    """Two or more codes that agree: near certain; a QR code (checksummed): high; a lone
+    marker: by how much of its picture agrees. Codes of another card at the same place
+    lower it."""
+    n = len(card.codes)
+    if n >= 2:
+        base = 0.99
+    elif "qr" in card.kinds:
+        base = 0.97
+    else:
+        base = 0.6 + 0.38 * min(1.0, agree / 0.7)
+    return base * (0.7 if card.disagree else 1.0)
