@@ -8,7 +8,6 @@ locally, failed in CI like the scoreboard page's tests).
 from __future__ import annotations
 
 import contextlib
-import os
 import select
 import signal
 import subprocess
@@ -25,7 +24,7 @@ import pytest
 from pictable.commands.demo import _write_page
 from pictable.liveview import KEYFRAME_S, VIDEO_CODECS, open_video_writer
 from tests.live.conftest import video_frames
-from tests.scoreboard.cdp import Browser, CDPError, find_chromium
+from tests.scoreboard.cdp import Browser, CDPError, browser_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE_HW = (120, 160)
@@ -64,17 +63,7 @@ def demo_result(video: str | None, **extra: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    binary = find_chromium()
-    if binary is None:
-        reason = (
-            "Chromium is not installed (Debian: apt-get install --no-install-recommends "
-            "chromium; or set PICTABLE_CHROMIUM to the binary)"
-        )
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"{reason}: CI must run the browser tests")
-        pytest.skip(reason)
-    with Browser(binary) as b:
-        yield b
+    yield from browser_or_skip("browser tests")
 
 
 @pytest.mark.parametrize(

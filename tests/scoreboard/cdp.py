@@ -20,6 +20,7 @@ import struct
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -341,3 +342,21 @@ class Page:
     def close(self) -> None:
         with contextlib.suppress(CDPError):
             self.browser.send("Target.closeTarget", {"targetId": self.target})
+
+
+def browser_or_skip(what: str) -> Iterator[Browser]:
+    """A started ``Browser`` for a module's ``what`` tests ("page tests"), closed after them:
+    skipped where Chromium is not installed, failed in CI, which must run them."""
+    binary = find_chromium()
+    if binary is None:
+        reason = (
+            "Chromium is not installed (Debian: apt-get install --no-install-recommends "
+            "chromium; or set PICTABLE_CHROMIUM to the binary)"
+        )
+        import pytest  # only here: the client itself is standard library only
+
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{reason}: CI must run the {what}")
+        pytest.skip(reason)
+    with Browser(binary) as b:
+        yield b

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from pictable.scoreboard import Scoreboard
-from tests.scoreboard.cdp import Browser, CDPError, Page, find_chromium
+from tests.scoreboard.cdp import Browser, CDPError, Page, browser_or_skip
 from tests.scoreboard.helpers import played
 
 TOKEN = "page-test-token-0123456789"
@@ -35,17 +35,7 @@ RANKING_JS = """Array.from(document.querySelectorAll('#ranking li')).map(li => [
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    binary = find_chromium()
-    if binary is None:
-        reason = (
-            "Chromium is not installed (Debian: apt-get install --no-install-recommends "
-            "chromium; or set PICTABLE_CHROMIUM to the binary)"
-        )
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"{reason}: CI must run the page tests")
-        pytest.skip(reason)
-    with Browser(binary) as b:
-        yield b
+    yield from browser_or_skip("page tests")
 
 
 @pytest.fixture
