@@ -261,9 +261,10 @@ class PickPicFollower:
         r = self.round
         if tr.card in r.cards():
             # a photo, given or random card seen again (turned over: see _ranks); after a
-            # restart, where a stack card lies is learnt again so
+            # restart, where a stack card lies is learnt again so (only then: otherwise it
+            # is where it first settled, as before)
             if tr.face == "down" and tr.card not in r.revealed.values():
-                r.stack_px[tr.card] = tr.centre_px
+                r.stack_px.setdefault(tr.card, tr.centre_px)
             return []
         missing = [p for p in self.players if p not in r.revealed]
         if tr.face == "up":
