@@ -218,9 +218,9 @@ class PicassoTurnTracker:
             confirmed = self._builds.update(key, t, blocked=not clear)
             # An empty board before anything was built is no build.
             if confirmed is not None and counts is not None and (any(counts.values()) or st.built):
-                if st.recorded is not None and _cost(counts) < _cost(st.recorded):
-                    pass  # an earlier board of a recording played again: stored already
-                else:
+                # A board cheaper than the build stored before a restart is an earlier
+                # board of a recording played again: stored already.
+                if st.recorded is None or _cost(counts) >= _cost(st.recorded):
                     st.recorded = None
                     st.built = True
                     out.append({"type": "build", "pieces": dict(counts), "t": _t(t)})
@@ -326,7 +326,7 @@ class PicassoTurnTracker:
         fit = self._board_fit
         if fit is not None:
             # the board itself (and its frame) is not where cards are handed
-            pad = 40.0
+            pad = BOARD_MARGIN_MM
             w, h = fit.size_mm
             ring = np.array([[-pad, -pad], [w + pad, -pad], [w + pad, h + pad], [-pad, h + pad]])
             poly = fit.to_px(ring) / 4.0
@@ -363,7 +363,8 @@ class PicassoTurnTracker:
             if fit is not None:
                 x, y = fit.to_mm(centre_px.reshape(1, 2))[0]
                 w, h = fit.size_mm
-                if -40.0 <= x <= w + 40.0 and -40.0 <= y <= h + 40.0:
+                m = BOARD_MARGIN_MM
+                if -m <= x <= w + m and -m <= y <= h + m:
                     return None  # on the board or its frame: not handed to anyone
             seat = self._seat_at(gray, centre_px)
             return None if seat == self.builder else seat
@@ -509,6 +510,9 @@ def _quarter(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
         np.uint8,
     )
 
+
+BOARD_MARGIN_MM = 40.0
+"""Round the canvas, the board's frame and markers: no card is handed to anyone there."""
 
 CARD_ON_TABLE_CONFIDENCE = 0.5
 """The least confidence of a reading of the drawn card found on the table (the card
