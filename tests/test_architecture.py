@@ -100,6 +100,17 @@ def test_the_tracker_does_not_import_the_app() -> None:
     assert {k: v for k, v in bad.items() if v} == {}
 
 
+def test_the_second_drawers_owe_nothing_to_the_synthetic_camera() -> None:
+    """A second renderer checks the reader only if it shares no drawing code with the first:
+    ``pictable/bench/drawers`` draws from KIT.md with plain OpenCV (the reader itself is
+    imported only to measure it)."""
+    bad = {
+        rel(p): sorted(n for n in imported(p) if under(n, "vision.synth", "vision.kit"))
+        for p in modules("pictable/bench/drawers")
+    }
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
 def test_no_module_runs_over_a_thousand_lines() -> None:
     long = {
         rel(p): n

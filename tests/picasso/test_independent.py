@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.picasso.independent import Board, draw_board
+from pictable.bench.drawers.picasso_board import Board, draw_board
 from vision.picasso import BoardReading, read_board
 
 # (seed, hand, string): fixed scenes of the drawer, with and without the string and a hand.

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.picasso.independent import draw_board
+from pictable.bench.drawers.picasso_board import Look, draw_board
 from vision.picasso import BoardReading, read_board
 
 
 @pytest.mark.xfail(strict=True, reason="issue 25: the red-brown cord reads as wood (not yet fixed)")
 @pytest.mark.parametrize("seed", [2, 3, 5])
 def test_red_brown_cord_is_the_string(seed: int) -> None:
-    b = draw_board(seed, hand=False, string=True, cord="red-brown")
+    b = draw_board(seed, hand=False, string=True, look=Look(string="red-brown"))
     reading = read_board(b.frame)
     assert isinstance(reading, BoardReading), reading
     assert not reading.occluded

@@ -11,9 +11,18 @@ sometimes a hand and arm over the canvas), then seen by a 1280 x 720 camera: a
 perspective warp (0.95-1.5 px/mm, turned, tilted), uneven light, blur, sensor noise and
 JPEG compression.
 
-    .venv/bin/python -m tests.picasso.independent --n 100 --seed 0      # measure the reader
-    .venv/bin/python -m tests.picasso.independent --n 80 --cord red-brown   # issue 25's cord
-    .venv/bin/python -m tests.picasso.independent --n 4 --out DIR      # write some photos
+Every look the world can take is a choice (``Look``): the string's colour and thickness
+(1.5-4 mm), the sticks' wood or paint, the shapes' colours, the canvas's tint and texture,
+the light's temperature and the shadows' hardness. The looks are split in two groups
+(``LOOK_GROUPS``): *development* looks, the only ones to tune the reader on, and *held-back*
+looks, measured but never tuned on. A look is drawn from its own random stream, so one seed
+gives the same pieces in the same places under every look. With no look given, a board is
+drawn in ``KIT_LOOK`` (KIT.md's defaults), exactly as this drawer always drew it.
+
+    .venv/bin/python -m pictable.bench.drawers.picasso_board --n 100 --seed 0   # the kit's look
+    .venv/bin/python -m pictable.bench.drawers.picasso_board --n 80 --looks held  # held-back looks
+    .venv/bin/python -m pictable.bench.drawers.picasso_board --n 80 --string red-brown
+    .venv/bin/python -m pictable.bench.drawers.picasso_board --n 4 --looks dev --out DIR
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +46,113 @@ MARKER_MM = 30.0
 STICKS_MM = {"long_stick": 100.0, "short_stick": 50.0}
 STICK_W_MM = 8.0
 SHAPE_KINDS = ("circle", "square", "triangle", "half_circle")
-#: The cord's looks: (BGR low, BGR high, thickness range in mm). "grey" is the drawer's own;
-#: "red-brown" is the dark red-brown cord of issue 25, which the reader labels wood by its
-#: colour (measured: 36 of 63 boards exact, 25 strings missed; "grey": 62 of 63).
-CORD_LOOKS: dict[str, tuple[tuple[float, ...], tuple[float, ...], tuple[float, float]]] = {
+#: String looks: (BGR low, BGR high, thickness range mm). "grey" is KIT.md's dark cord as this
+#: drawer first drew it; "red-brown" is issue 25's cord (the reader once labelled it wood).
+STRING_LOOKS: dict[str, tuple[tuple[float, ...], tuple[float, ...], tuple[float, float]]] = {
     "grey": ((30, 30, 35), (60, 55, 70), (2.2, 3.0)),
     "red-brown": ((20, 35, 90), (40, 55, 125), (2.5, 2.7)),
+    "black": ((18, 18, 20), (35, 35, 38), (1.5, 3.0)),
+    "blue": ((140, 70, 25), (175, 95, 45), (1.8, 3.5)),
+    "jute": ((105, 150, 185), (130, 175, 210), (2.5, 4.0)),
+    "white": ((232, 234, 236), (248, 250, 252), (2.0, 4.0)),
+    "brown": ((30, 55, 85), (50, 75, 110), (1.5, 3.5)),
+    "green": ((45, 115, 35), (70, 145, 60), (1.8, 3.5)),
+    "dark-red": ((25, 20, 110), (45, 35, 150), (1.5, 3.0)),
 }
-COLOURS_BGR = {
-    "red": (45, 40, 200),
-    "blue": (175, 95, 35),
-    "yellow": (40, 200, 235),
-    "green": (70, 155, 45),
+#: Stick looks: (BGR low, BGR high, painted). Wood has grain and darker long edges; paint is
+#: flat with a sheen along the top.
+WOOD_LOOKS: dict[str, tuple[tuple[float, ...], tuple[float, ...], bool]] = {
+    "light": ((120, 170, 205), (150, 195, 230), False),  # KIT.md's natural light wood
+    "dark": ((45, 70, 100), (70, 95, 130), False),
+    "honey": ((70, 140, 190), (95, 165, 215), False),
+    "stained": ((35, 55, 110), (55, 75, 140), False),  # mahogany stain
+    "painted-red": ((35, 35, 175), (55, 50, 205), True),
+    "painted-blue": ((160, 90, 30), (185, 110, 50), True),
+    "painted-green": ((55, 140, 50), (80, 165, 75), True),
+    "painted-black": ((25, 25, 25), (40, 40, 40), True),
 }
+#: Shape colour sets (four each, KIT.md: "solid red, blue, yellow or green" by default).
+SHAPE_LOOKS: dict[str, dict[str, tuple[int, int, int]]] = {
+    "kit": {
+        "red": (45, 40, 200),
+        "blue": (175, 95, 35),
+        "yellow": (40, 200, 235),
+        "green": (70, 155, 45),
+    },
+    "bright": {
+        "orange": (30, 120, 240),
+        "purple": (150, 50, 120),
+        "pink": (160, 100, 235),
+        "teal": (150, 140, 20),
+    },
+}
+COLOURS_BGR = SHAPE_LOOKS["kit"]
+#: Canvas looks: (BGR low, BGR high) of the paper.
+CANVAS_LOOKS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    "off-white": ((221, 221, 221), (247, 247, 247)),  # as first drawn (see draw_board)
+    "white": ((238, 238, 238), (250, 250, 250)),
+    "cream": ((200, 226, 238), (214, 236, 248)),
+    "light-grey": ((200, 202, 202), (216, 218, 218)),
+}
+TEXTURES = ("plain", "paper", "canvas")
+#: Light temperature: per-channel BGR gain.
+LIGHTS: dict[str, tuple[float, float, float]] = {
+    "neutral": (1.0, 1.0, 1.0),
+    "warm": (0.86, 0.97, 1.06),
+    "cool": (1.07, 1.0, 0.9),
+}
+SHADOWS = ("soft", "hard")
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the kit and the room look on one board (names of the tables above)."""
+
+    string: str = "grey"
+    wood: str = "light"
+    shapes: str = "kit"
+    canvas: str = "off-white"
+    texture: str = "plain"
+    light: str = "neutral"
+    shadow: str = "soft"
+
+    def name(self) -> str:
+        return "/".join(str(v) for v in asdict(self).values())
+
+
+#: KIT.md's defaults, drawn exactly as this drawer first drew every board.
+KIT_LOOK = Look()
+#: Development looks (tune on these) and held-back looks (never tuned on): per part of the
+#: look, the names each group draws from.
+LOOK_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
+    "dev": {
+        "string": ("black", "red-brown", "blue", "jute", "white"),
+        "wood": ("light", "dark", "painted-red", "painted-blue"),
+        "shapes": ("kit",),
+        "canvas": ("white", "cream"),
+        "texture": ("plain", "paper"),
+        "light": ("neutral", "warm"),
+        "shadow": ("soft", "hard"),
+    },
+    "held": {
+        "string": ("brown", "green", "dark-red", "grey"),
+        "wood": ("honey", "stained", "painted-green", "painted-black"),
+        "shapes": ("kit", "bright"),
+        "canvas": ("light-grey", "off-white"),
+        "texture": ("canvas", "plain"),
+        "light": ("cool", "neutral"),
+        "shadow": ("soft", "hard"),
+    },
+}
+
+
+def pick_look(seed: int, group: str) -> Look:
+    """A random look of ``group`` ("dev" or "held") for board ``seed`` (its own stream)."""
+    parts = LOOK_GROUPS[group]
+    rng = np.random.default_rng([seed, 25])
+    return Look(**{k: str(rng.choice(v)) for k, v in parts.items()})
+
+
 COST = {"long_stick": 1, "short_stick": 1, "shape": 2, "string": 3}
 
 #: The flat scene is drawn at this scale, over this part of the table (mm, canvas origin).
@@ -68,6 +171,7 @@ class Board:
     hand: bool
     crossings: int
     pieces: list[dict[str, Any]] = field(default_factory=list)
+    look: Look = KIT_LOOK
 
     @property
     def cost(self) -> int:
@@ -90,6 +194,8 @@ class _Canvas:
             np.float32
         )
         self.labels = np.zeros((self.h, self.w), np.int32)
+        # drop shadows: blur (mm) and depth; the look sets them (``soft`` as first drawn)
+        self.shadow_mm, self.shadow_depth = 1.5, 0.35
 
     def px(self, pts_mm: NDArray[np.float64]) -> NDArray[np.int32]:
         """(N, 2) mm -> (N, 2) int32 pixel coordinates with 4 fractional bits."""
@@ -111,8 +217,8 @@ class _Canvas:
             return
         m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(m, [p - 16 * np.array([x0, y0], np.int32)], 255, cv2.LINE_AA, 4)
-        m = cv2.GaussianBlur(m, (0, 0), 1.5 * DRAW_PX_PER_MM).astype(np.float32) / 255
-        self.img[y0:y1, x0:x1] *= (1 - 0.35 * m)[:, :, None]
+        m = cv2.GaussianBlur(m, (0, 0), self.shadow_mm * DRAW_PX_PER_MM).astype(np.float32) / 255
+        self.img[y0:y1, x0:x1] *= (1 - self.shadow_depth * m)[:, :, None]
 
 
 def _rect(centre: NDArray[np.float64], angle: float, length: float, width: float) -> Any:
@@ -156,9 +262,13 @@ def _segments_cross(a: Any, b: Any) -> bool:
     )
 
 
-def _wood(cv: _Canvas, poly: Any, rng: np.random.Generator, label: int) -> None:
-    """A stick: light wood, a few grain lines along it, slightly darker edges."""
-    base = np.array(rng.uniform([120, 170, 205], [150, 195, 230]))
+def _wood(
+    cv: _Canvas, poly: Any, rng: np.random.Generator, label: int, wood: str = "light"
+) -> None:
+    """A stick of ``WOOD_LOOKS[wood]``: wood with a few grain lines along it and slightly
+    darker edges, or paint (faint grain, a sheen along the top)."""
+    low, high, painted = WOOD_LOOKS[wood]
+    base = np.array(rng.uniform(low, high))
     cv.shadow(poly, (0.8, 1.0))
     cv.poly(poly, tuple(float(v) for v in base * 0.86), label)
     # the top face: the long sides moved in by 0.8 mm
@@ -175,8 +285,19 @@ def _wood(cv: _Canvas, poly: Any, rng: np.random.Generator, label: int) -> None:
             cv.img,
             tuple(cv.px(p0[None])[0]),
             tuple(cv.px(p1[None])[0]),
-            tuple(float(v) for v in base * rng.uniform(0.88, 0.95)),
+            tuple(float(v) for v in base * (0.97 if painted else rng.uniform(0.88, 0.95))),
             max(1, round(0.4 * DRAW_PX_PER_MM)),
+            cv2.LINE_AA,
+            4,
+        )
+    if painted:  # a sheen along the top face
+        mid0, mid1 = a + n * 0.35 * STICK_W_MM, b + n * 0.35 * STICK_W_MM
+        cv2.line(
+            cv.img,
+            tuple(cv.px(mid0[None])[0]),
+            tuple(cv.px(mid1[None])[0]),
+            tuple(float(min(255.0, v * 1.25 + 30)) for v in base),
+            max(1, round(1.2 * DRAW_PX_PER_MM)),
             cv2.LINE_AA,
             4,
         )
@@ -208,14 +329,39 @@ def _string_path(rng: np.random.Generator, on_canvas: bool) -> Any:
     return np.array(pts)
 
 
+def _texture(cv: _Canvas, kind: str, rng: np.random.Generator) -> None:
+    """Paper grain (fine blotches) or a canvas weave (two fine ridges, 1.2 mm apart) over
+    the canvas."""
+    x0, y0 = (-np.array(TABLE_MM[:2]) * DRAW_PX_PER_MM).round().astype(int)
+    w, h = round(CANVAS_W_MM * DRAW_PX_PER_MM), round(CANVAS_H_MM * DRAW_PX_PER_MM)
+    if kind == "paper":
+        tex = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2)
+        tex *= 4.0 / max(float(tex.std()), 1e-6)
+    else:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / DRAW_PX_PER_MM
+        period = float(rng.uniform(1.0, 1.6))
+        tex = 3.0 * (np.cos(2 * np.pi * xx / period) + np.cos(2 * np.pi * yy / period))
+        tex += cv2.GaussianBlur(rng.normal(0, 2, (h, w)).astype(np.float32), (0, 0), 2)
+    cv.img[y0 : y0 + h, x0 : x0 + w] += tex[:, :, None]
+
+
 def draw_board(
-    seed: int, *, hand: bool | None = None, string: bool | None = None, cord: str = "grey"
+    seed: int,
+    *,
+    hand: bool | None = None,
+    string: bool | None = None,
+    look: Look = KIT_LOOK,
 ) -> Board:
-    """One photo of the board (module docstring), drawn from ``seed``: 0-10 sticks of which
-    several cross, 0-4 shapes, the string on half the boards, spare pieces beside the
-    board, a hand over the canvas on a quarter of them (or as ``hand`` says)."""
+    """One photo of the board (module docstring), drawn from ``seed`` in ``look``: 0-10
+    sticks of which several cross, 0-4 shapes, the string on half the boards, spare pieces
+    beside the board, a hand over the canvas on a quarter of them (or as ``hand`` says).
+    The same seed puts the same pieces in the same places whatever the look."""
     rng = np.random.default_rng(seed)
+    look_rng = np.random.default_rng([seed, 26])  # the look's own draws (texture, sheen)
     cv = _Canvas(rng)
+    if look.shadow == "hard":
+        cv.shadow_mm, cv.shadow_depth = 0.5, float(look_rng.uniform(0.35, 0.5))
+    palette = SHAPE_LOOKS[look.shapes]
     if hand is None:
         hand = bool(rng.random() < 0.25)
     if string is None:
@@ -224,11 +370,19 @@ def draw_board(
     white = tuple(float(v) for v in rng.uniform(225, 245, 3))
     cv.shadow(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), (3, 4))
     cv.poly(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), white)
-    paper = np.array(rng.uniform(226, 242)) + rng.uniform(-5, 5, 3)
+    # (the same two draws for every canvas look: the pieces stay where they are)
+    level, jitter = float(rng.uniform(226, 242)), rng.uniform(-5, 5, 3)
+    if look.canvas == "off-white":
+        paper = level + jitter
+    else:
+        low, high = (np.array(v, np.float64) for v in CANVAS_LOOKS[look.canvas])
+        paper = low + (level - 226) / 16 * (high - low) + 0.3 * jitter
     cv.poly(
         np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]]),
         tuple(float(v) for v in paper),
     )
+    if look.texture != "plain":
+        _texture(cv, look.texture, look_rng)
     aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     side = round(MARKER_MM * DRAW_PX_PER_MM)
     for mid, (x, y) in {
@@ -256,11 +410,11 @@ def draw_board(
             centres.append(c)
     for c in centres:
         kind = str(rng.choice(SHAPE_KINDS))
-        colour = str(rng.choice(list(COLOURS_BGR)))
+        colour = str(rng.choice(list(palette)))
         outline = _shape_outline(kind, c, rng.uniform(0, 2 * math.pi))
         label += 1
         cv.shadow(outline, (0.6, 0.8))
-        bgr = np.array(COLOURS_BGR[colour]) * rng.uniform(0.9, 1.08)
+        bgr = np.array(palette[colour]) * rng.uniform(0.9, 1.08)
         cv.poly(outline, tuple(float(v) for v in np.clip(bgr, 0, 255)), label)
         pieces.append({"kind": "shape", "shape": kind, "colour": colour, "label": label})
     shape_area = (cv.labels > 0).copy()
@@ -300,7 +454,7 @@ def draw_board(
         ):
             continue
         label += 1
-        _wood(cv, poly, rng, label)
+        _wood(cv, poly, rng, label, look.wood)
         segs.append({"kind": kind, "centre": c, "angle": angle, "length": length, "ends": ends})
         pieces.append({"kind": kind, "ends_mm": ends.round(1).tolist(), "label": label})
     crossings = sum(
@@ -321,7 +475,7 @@ def draw_board(
         )
         shown = float((cv.labels[full > 0] == p["label"]).mean())
         if shown < 0.65:
-            return draw_board(seed + 7_919, hand=hand, string=string, cord=cord)
+            return draw_board(seed + 7_919, hand=hand, string=string, look=look)
 
     if string:
         path = _string_path(rng, True)
@@ -330,7 +484,7 @@ def draw_board(
         cv2.polylines(sh, [pts + 16 * 3], False, 255, round(2.5 * DRAW_PX_PER_MM), cv2.LINE_AA, 4)
         sh = cv2.GaussianBlur(sh, (0, 0), DRAW_PX_PER_MM).astype(np.float32) / 255
         cv.img *= (1 - 0.3 * sh)[:, :, None]
-        low, high, thickness = CORD_LOOKS[cord]
+        low, high, thickness = STRING_LOOKS[look.string]
         colour = tuple(float(v) for v in rng.uniform(low, high))
         thick = rng.uniform(*thickness)
         cv2.polylines(cv.img, [pts], False, colour, round(thick * DRAW_PX_PER_MM), cv2.LINE_AA, 4)
@@ -341,19 +495,22 @@ def draw_board(
         c = np.array([rng.uniform(-220, -70), rng.uniform(-100, 350)])
         if rng.random() < 0.6:
             kind = "long_stick" if rng.random() < 0.5 else "short_stick"
-            _wood(cv, _rect(c, rng.uniform(0, math.pi), STICKS_MM[kind], STICK_W_MM), rng, 0)
+            poly = _rect(c, rng.uniform(0, math.pi), STICKS_MM[kind], STICK_W_MM)
+            _wood(cv, poly, rng, 0, look.wood)
         else:
-            colour = str(rng.choice(list(COLOURS_BGR)))
+            colour = str(rng.choice(list(palette)))
             cv.poly(
                 _shape_outline(str(rng.choice(SHAPE_KINDS)), c, rng.uniform(0, 6.3)),
-                COLOURS_BGR[colour],
+                palette[colour],
             )
     if rng.random() < 0.4:
         cv2.polylines(
             cv.img,
             [cv.px(_string_path(rng, False))],
             False,
-            (45, 40, 50),
+            (45, 40, 50)
+            if look == KIT_LOOK
+            else tuple((a + b) / 2 for a, b in zip(*STRING_LOOKS[look.string][:2], strict=True)),
             round(2.5 * DRAW_PX_PER_MM),
             cv2.LINE_AA,
             4,
@@ -368,8 +525,8 @@ def draw_board(
         "shape": len(centres),
         "string": int(string),
     }
-    frame = _photograph(cv.img, rng)
-    return Board(frame, counts, hand, crossings, pieces)
+    frame = _photograph(cv.img, rng, LIGHTS[look.light])
+    return Board(frame, counts, hand, crossings, pieces, look)
 
 
 def _hand(cv: _Canvas, rng: np.random.Generator) -> None:
@@ -408,9 +565,14 @@ def _hand(cv: _Canvas, rng: np.random.Generator) -> None:
         )
 
 
-def _photograph(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
+def _photograph(
+    img: NDArray[np.float32],
+    rng: np.random.Generator,
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0),
+) -> NDArray[np.uint8]:
     """The flat drawing as a 1280 x 720 camera sees it: a homography (scale 0.95-1.5 px/mm,
-    turned up to 15 degrees, corners tilted by up to 5%), uneven light, blur, noise, JPEG."""
+    turned up to 15 degrees, corners tilted by up to 5%), uneven light of colour ``gains``
+    (BGR gains), blur, noise, JPEG."""
     w, h = FRAME_WH
     scale = rng.uniform(0.95, 1.5)
     ang = math.radians(rng.uniform(-15, 15))
@@ -451,7 +613,7 @@ def _photograph(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[n
     lx, ly = rng.uniform(-1, 1, 2)
     light = 1.0 + rng.uniform(0.05, 0.18) * (lx * (xx / w - 0.5) + ly * (yy / h - 0.5))
     light *= rng.uniform(0.85, 1.05)
-    tint = rng.uniform(0.97, 1.03, 3).astype(np.float32)
+    tint = (rng.uniform(0.97, 1.03, 3) * np.array(gains)).astype(np.float32)
     out = out * light[:, :, None] * tint[None, None, :]
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.1))
     out += rng.normal(0, rng.uniform(1.5, 4.0), out.shape).astype(np.float32)
@@ -462,43 +624,74 @@ def _photograph(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[n
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
 
 
-def measure(n: int, seed: int = 0, verbose: bool = False, cord: str = "grey") -> dict[str, Any]:
-    """Read ``n`` drawn boards (scene ``i`` uses seed ``seed * 100_003 + i``, the cord of
-    ``CORD_LOOKS[cord]``): boards with a hand over the canvas must be reported occluded; the
-    others counted exactly."""
+def board_look(seed: int, looks: str, string: str | None = None) -> Look:
+    """The look of board ``seed`` in a run of ``looks`` ("kit": ``KIT_LOOK``; "dev" or
+    "held": drawn from that group), its string's look forced to ``string`` if given."""
+    look = KIT_LOOK if looks == "kit" else pick_look(seed, looks)
+    if string is not None:
+        look = replace(look, string=string)
+    return look
+
+
+def measure(
+    n: int,
+    seed: int = 0,
+    *,
+    looks: str = "kit",
+    string: str | None = None,
+    profile: Any = None,
+) -> dict[str, Any]:
+    """Read ``n`` drawn boards (scene ``i`` uses seed ``seed * 100_003 + i``, in the looks of
+    ``board_look``; ``profile``: a kit profile for the reader, None for the default):
+    boards with a hand over the canvas must be reported occluded; the others counted
+    exactly. Failures name the board's look."""
     from calibration.result import Failure
     from vision.picasso import read_board
 
+    kwargs = {} if profile is None else {"profile": profile}
     cv2.setNumThreads(1)
     counted = right = cost_right = occluded = occ_found = false_occ = no_board = 0
     ms: list[float] = []
     failures: list[dict[str, Any]] = []
     for i in range(n):
-        b = draw_board(seed * 100_003 + i, cord=cord)
+        board_seed = seed * 100_003 + i
+        b = draw_board(board_seed, look=board_look(board_seed, looks, string))
         t0 = time.thread_time()
-        r = read_board(b.frame)
+        r = read_board(b.frame, **kwargs)
         ms.append(1e3 * (time.thread_time() - t0))
         if b.hand:
             occluded += 1
-            occ_found += int(not isinstance(r, Failure) and r.occluded)
+            found = not isinstance(r, Failure) and r.occluded
+            occ_found += int(found)
+            if not found:
+                failures.append({"index": i, "look": b.look.name(), "occlusion_missed": True})
             continue
         counted += 1
         if isinstance(r, Failure):
             no_board += 1
-            failures.append({"index": i, "error": r.reason})
+            failures.append({"index": i, "look": b.look.name(), "error": r.reason})
             continue
         if r.occluded:
             false_occ += 1
-            failures.append({"index": i, "false_occlusion": True})
+            failures.append({"index": i, "look": b.look.name(), "false_occlusion": True})
             continue
         got = r.counts or {}
         ok = all(got.get(k, 0) == v for k, v in b.counts.items())
         right += ok
         cost_right += r.cost == b.cost
         if not ok:
-            failures.append({"index": i, "want": b.counts, "got": got, "crossings": b.crossings})
+            failures.append(
+                {
+                    "index": i,
+                    "look": b.look.name(),
+                    "want": b.counts,
+                    "got": got,
+                    "crossings": b.crossings,
+                }
+            )
     return {
         "boards": n,
+        "looks": looks,
         "counted": counted,
         "counts_right": right,
         "cost_right": cost_right,
@@ -515,21 +708,35 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--n", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", type=Path, help="write the photos (PNG) and their counts here")
-    ap.add_argument("--cord", choices=sorted(CORD_LOOKS), default="grey", help="the cord's look")
+    ap.add_argument("--n", type=int, default=100, help="boards to draw (default 100)")
+    ap.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    ap.add_argument(
+        "--looks",
+        choices=("kit", "dev", "held"),
+        default="kit",
+        help="kit: KIT.md's look on every board; dev / held: a random development or "
+        "held-back look per board (default kit)",
+    )
+    ap.add_argument("--string", choices=sorted(STRING_LOOKS), help="force the string's look")
+    ap.add_argument("--kit", type=Path, help="a kit profile (kit learn picasso) for the reader")
+    ap.add_argument("--out", type=Path, help="write the photos (PNG) and their truth here")
     args = ap.parse_args(argv)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         for i in range(args.n):
-            b = draw_board(args.seed * 100_003 + i, cord=args.cord)
+            board_seed = args.seed * 100_003 + i
+            b = draw_board(board_seed, look=board_look(board_seed, args.looks, args.string))
             cv2.imwrite(str(args.out / f"board_{i:03d}.png"), b.frame)
-            (args.out / f"board_{i:03d}.json").write_text(
-                json.dumps({"counts": b.counts, "hand": b.hand, "crossings": b.crossings})
-            )
+            truth = {"counts": b.counts, "hand": b.hand, "crossings": b.crossings}
+            truth["look"] = asdict(b.look)
+            (args.out / f"board_{i:03d}.json").write_text(json.dumps(truth))
         return 0
-    res = measure(args.n, args.seed, cord=args.cord)
+    profile = None
+    if args.kit is not None:
+        from vision.picasso.profile import load_profile
+
+        profile = load_profile(args.kit)
+    res = measure(args.n, args.seed, looks=args.looks, string=args.string, profile=profile)
     print(json.dumps({k: v for k, v in res.items() if k != "failures"}))
     for f in res["failures"]:
         print("  ", f)
