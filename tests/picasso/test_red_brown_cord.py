@@ -1,7 +1,7 @@
-"""Issue 25: a dark red-brown cord (BGR about 20-40, 35-55, 90-125) must be counted as the
-string, found by its shape (thin, and darker than the wood), and the sticks it lies over or
-beside counted as they are. Today the reader labels it wood by its colour, so this is a known
-failure, held strictly: the day a fix lands, the marker must go."""
+"""Issue 25: a dark red-brown cord (BGR about 20-40, 35-55, 90-125), which the reader's
+colour classes call wood, must be counted as the string, found by its shape (a line too thin
+for a stick), and the sticks it lies over or beside counted as they are (not cut in two
+where it crosses them)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pictable.bench.drawers.picasso_board import Look, draw_board
 from vision.picasso import BoardReading, read_board
 
 
-@pytest.mark.xfail(strict=True, reason="issue 25: the red-brown cord reads as wood (not yet fixed)")
 @pytest.mark.parametrize("seed", [2, 3, 5])
 def test_red_brown_cord_is_the_string(seed: int) -> None:
     b = draw_board(seed, hand=False, string=True, look=Look(string="red-brown"))

@@ -21,6 +21,9 @@ from vision.picasso.profile import KitProfile
 
 #: The string counts when this much of it (mm of line) shows.
 MIN_LENGTH_MM = 80.0
+#: A line of any colour at most this wide (mm) is thin: wider than any string (KIT.md: 1.5 to
+#: 4 mm), narrower than any stick (6 to 10 mm).
+THIN_MM = 5.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +103,58 @@ def find_cord(
     area_mm2 = float(line.sum()) / (s * s)
     length = area_mm2 / max(thickness, 0.5)
     return CordReading(line, thick, length, _polyline(line, s))
+
+
+def thin_lines(
+    ink: NDArray[np.uint8], s: float, profile: KitProfile, grey: NDArray[np.uint8] | None = None
+) -> NDArray[np.uint8]:
+    """The string found by its shape alone, whatever its colour: the parts of ``ink`` (every
+    pixel that is neither canvas nor shadow, (H, W) uint8 0/1 at ``s`` px/mm) too thin to
+    hold a disc ``THIN_MM`` wide, a little away from anything thicker (the rims of sticks
+    and shapes), in pieces at least 12 mm long, not lying in a shadow (``grey`` all round).
+    (H, W) uint8 0/1."""
+    d = max(3, round(min(THIN_MM, 0.75 * profile.stick_width_mm) * s)) | 1
+    thick = opened(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+    rim = max(3, round(1.5 * s)) | 1
+    grown = cv2.dilate(thick, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
+    thin = ink & (1 - grown)
+    if not thin.any():
+        return thin
+    h, w = thin.shape
+    small = (cv2.resize(thin, (w // 2, h // 2), interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
+    thickness = min(profile.string_thickness_mm, 4.0)
+    keep = np.zeros(n, bool)
+    keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= 12.0 * thickness * (s / 2) ** 2
+    # a line, not a blotch: its box's diagonal at least 12 mm
+    diag = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / (s / 2)
+    keep &= diag >= 12.0
+    if grey is not None and keep.any():
+        grey_small = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST) > 0
+        r = 2 * max(1, round(0.75 * s)) + 1
+        around = cv2.dilate(
+            lab.astype(np.uint16), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))
+        )
+        ring = (small == 0) & (around > 0)
+        ring_lab = around[ring]
+        ring_px = np.bincount(ring_lab, minlength=n)
+        grey_px = np.bincount(ring_lab[grey_small[ring]], minlength=n)
+        keep &= grey_px < 0.6 * np.maximum(ring_px, 1)
+    kept_small = np.take(keep.view(np.uint8), np.asarray(lab))
+    kept = np.asarray(cv2.resize(kept_small, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
+    return thin & kept
+
+
+def with_lines(
+    cord: CordReading, lines: NDArray[np.uint8], s: float, profile: KitProfile
+) -> CordReading:
+    """``cord`` with the thin lines ``lines`` (``thin_lines``) added to it."""
+    extra = lines & (1 - cord.mask)
+    if not extra.any():
+        return cord
+    line = cord.mask | lines
+    length = float(line.sum()) / (s * s) / max(profile.string_thickness_mm, 0.5)
+    return CordReading(line, cord.thick, length, _polyline(line, s))
 
 
 def _polyline(line: NDArray[np.uint8], s: float, step_mm: float = 8.0) -> NDArray[np.float32]:

@@ -23,7 +23,7 @@ from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
-from vision.picasso.cord import find_cord
+from vision.picasso.cord import find_cord, thin_lines, with_lines
 from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
@@ -79,6 +79,17 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     # Set aside wood-coloured patches too wide for sticks (palms, arms).
     wide = wide_wood(wood, s)
     cord = find_cord(dark, s, profile, grey)
+    # The string by its shape, whatever its colour: thin lines of anything but canvas and
+    # shadow. What they cover is the string's, not wood's or a shape's.
+    ink = ((labels != seg.CANVAS) & (labels != seg.GREY)).astype(np.uint8)
+    lines = thin_lines(ink, s, profile, grey)
+    if lines.any():
+        cord = with_lines(cord, lines, s, profile)
+        labels = labels.copy()
+        labels[lines > 0] = seg.DARK
+        wood &= 1 - lines
+        other &= 1 - lines
+        dark = (labels == seg.DARK).astype(np.uint8)
     wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
     np.putmask(wm, wide > 0, 0)
     stick_fits, explained = find_sticks(wm, s, profile)

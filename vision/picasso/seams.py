@@ -195,7 +195,42 @@ def seam_cues(
             cv2.INTER_NEAREST,
         )
         clear = not bool((vals == 2).any())  # the string does not lie across
+        if clear:
+            clear = not _string_across(wood_mp, joint, d, n, width, s)
     return SeamCues(dip, offset, turn, crossed, clear)
+
+
+def _string_across(
+    wood_mp: NDArray[np.uint8],
+    joint: NDArray[np.float64],
+    d: NDArray[np.float64],
+    n: NDArray[np.float64],
+    width: float,
+    s: float,
+) -> bool:
+    """Whether the string, seen on the canvas on both flanks of the stick (``DARK_PX`` of the
+    wood map, 0.5 to 4 mm beyond its long edges), passes over it near the joint: a place
+    where it meets one flank and a place where it meets the other, at most 30 mm apart along
+    the stick, span a stretch that reaches within 4 mm of the joint. (A string the colour of
+    wood is wood over the stick itself; a shallow crossing spans many millimetres.)"""
+    tb = np.arange(-25.0, 25.01, 1.0)
+    ub = np.arange(0.5 * width + 0.5, 0.5 * width + 4.01, 0.5)
+    ub = np.concatenate([-ub, ub])
+    pb = joint[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
+    side = cv2.remap(
+        wood_mp,
+        (pb[..., 0] * s - 0.5).astype(np.float32),
+        (pb[..., 1] * s - 0.5).astype(np.float32),
+        cv2.INTER_NEAREST,
+    )
+    half = len(ub) // 2
+    left = tb[(side[:half] == 2).any(0)]
+    right = tb[(side[half:] == 2).any(0)]
+    if not len(left) or not len(right):
+        return False
+    lo = np.minimum(left[:, None], right[None, :])
+    hi = np.maximum(left[:, None], right[None, :])
+    return bool(((hi - lo <= 30.0) & (lo <= 4.0) & (hi >= -4.0)).any())
 
 
 def _crosses(
