@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile, Lab
+from vision.picasso.roles import assign_roles, ink_bars, pale_bars
 
 # Class codes of the label image.
 CANVAS = 0
@@ -31,6 +32,10 @@ FIRST_COLOUR = 8  # shape colour k of the profile is FIRST_COLOUR + k
 
 #: The canvas maps to this level in the normalised picture (headroom for highlights).
 WHITE_LEVEL = 200.0
+#: A colour is neutral (canvas, shadow, grey or dark) when its chroma is below the larger of
+#: these: an absolute floor, and a share of the wood's chroma.
+NEUTRAL_CHROMA = 8.0
+NEUTRAL_SHARE = 0.45
 #: Coarse grid of the canvas model, mm per cell.
 MODEL_CELL_MM = 6.0
 
@@ -151,31 +156,41 @@ _LUTS: dict[str, NDArray[np.uint8]] = {}
 _LAST: tuple[KitProfile, NDArray[np.uint8]] | None = None
 
 
-def _lut(profile: KitProfile) -> NDArray[np.uint8]:
+def _lut(profile: KitProfile, extra_wood: Lab | None = None) -> NDArray[np.uint8]:
     """(32768,) uint8 class of each 5-bit-per-channel normalised BGR colour (cached per
-    profile)."""
+    profile and extra wood colour)."""
     global _LAST
-    if _LAST is not None and _LAST[0] is profile:
+    if _LAST is not None and _LAST[0] is profile and extra_wood is None:
         return _LAST[1]
-    key = repr(profile.to_json())
+    key = repr((profile.to_json(), extra_wood))
     hit = _LUTS.get(key)
     if hit is None:
         if len(_LUTS) > 8:
             _LUTS.clear()
-        hit = _LUTS[key] = _build_lut(profile)
-    _LAST = (profile, hit)
+        hit = _LUTS[key] = _build_lut(profile, extra_wood)
+    if extra_wood is None:
+        _LAST = (profile, hit)
     return hit
 
 
-def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
+@lru_cache(maxsize=1)
+def _levels_lab() -> NDArray[np.float32]:
+    """(32768, 3) read-only: L*a*b* (relative to the canvas) of every LUT entry's colour."""
     q = (np.arange(32, dtype=np.float32) * 8 + 4).astype(np.float32)
     b, g, r = np.meshgrid(q, q, q, indexing="ij")
-    levels = np.stack([b.ravel(), g.ravel(), r.ravel()], 1)
-    lab = _lab_of_levels(levels)
+    lab = _lab_of_levels(np.stack([b.ravel(), g.ravel(), r.ravel()], 1))
+    lab.setflags(write=False)
+    return lab
+
+
+def _build_lut(profile: KitProfile, extra_wood: Lab | None = None) -> NDArray[np.uint8]:
+    lab = _levels_lab()
     big_l, a, bb = lab[:, 0], lab[:, 1], lab[:, 2]
     chroma = np.hypot(a, bb)
     names = list(profile.colours)
     protos: list[tuple[int, Lab]] = [(WOOD, profile.wood_lab)]
+    if extra_wood is not None:  # the sticks' colour seen in this frame (``roles.ink_bars``)
+        protos.append((WOOD, extra_wood))
     protos += [(FIRST_COLOUR + k, profile.colours[n]) for k, n in enumerate(names)]
     # Distance in the chroma plane, with lightness counted a quarter as much: the light on a
     # table changes lightness far more than hue.
@@ -189,7 +204,7 @@ def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
     # Neutral colours: canvas, grey or dark by lightness. A colour is neutral when it is
     # closer to grey than to any piece colour, scaled: chroma below half the wood's.
     wood_chroma = float(np.hypot(profile.wood_lab[1], profile.wood_lab[2]))
-    neutral = chroma < max(8.0, 0.45 * wood_chroma)
+    neutral = chroma < max(NEUTRAL_CHROMA, NEUTRAL_SHARE * wood_chroma)
     dark_below, grey_below = _thresholds(profile)
     out = codes.copy()
     out[dmin > 38.0] = OTHER
@@ -201,9 +216,12 @@ def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
     return out.astype(np.uint8)
 
 
-def classify(normalised: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
-    """(H, W) uint8 class codes of a normalised canvas picture."""
-    lut = _lut(profile)
+def classify(
+    normalised: NDArray[np.uint8], profile: KitProfile, extra_wood: Lab | None = None
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 class codes of a normalised canvas picture (``extra_wood``: a second
+    colour of wood, the sticks' in this frame)."""
+    lut = _lut(profile, extra_wood)
     q = normalised >> 3
     # in place on one uint16 array, and np.take: a third of the time of the plain expression
     idx = q[:, :, 0].astype(np.uint16) << 10
@@ -248,5 +266,11 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     """Pixel classes of a rectified canvas picture ((H, W, 3) uint8 BGR at ``px_per_mm``),
     with the board's frame blanked where it shows along the edges."""
     norm = normalise(canvas, px_per_mm)
-    labels, margins = blank_frame(classify(norm, profile), px_per_mm)
-    return Segmentation(labels, norm, tuple(profile.colours), margins)
+    bars = ink_bars(norm, px_per_mm)
+    labels = pale_bars(classify(norm, profile), bars, (CANVAS, GREY), WOOD)
+    labels, margins = blank_frame(labels, px_per_mm)
+    codes = {"WOOD": WOOD, "DARK": DARK, "OTHER": OTHER, "FIRST_COLOUR": FIRST_COLOUR}
+    labels, names = assign_roles(
+        labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
+    )
+    return Segmentation(labels, norm, names, margins)

@@ -1,0 +1,315 @@
+"""Pieces by their shape first, their colour second: each patch of one colour class takes
+the role its geometry says, whatever class its colour gave it.
+
+The colour classes of ``segment`` come from the kit profile's colours, and a kit is not
+always the kit of KIT.md: sticks may be dark wood, stained or painted in a shape's colour,
+shapes any saturated colour. What does not change is the pieces' geometry (KIT.md): sticks
+are bars 6-10 mm wide and at least 50 mm long, shapes are compact patches 20-40 mm across,
+the string a line under 4 mm thick. So every patch of a piece colour (wood, dark, a shape
+colour, or a colour of none of the kit's) is looked at whole:
+
+- **a shape's body**: the part of the patch where a disc ``BLOB_MM`` wide fits (a shape's
+  body; a stick is too narrow, and a heap of sticks keeps only its crossing) makes most of
+  it and is about a shape's size: that part takes a shape colour (its class if it is one;
+  otherwise the nearest profile colour within ``SAME_COLOUR_DE``, or a new colour named by
+  its hue), and what sticks out of it as long as a stick piece becomes wood (a stick of the
+  same paint under the shape);
+- **a bar**: a patch that holds no shape's body, is wider than the string (a disc of
+  ``CORE_MM`` fits in it), about a stick wide along its middle, and at least a stick piece
+  long becomes wood (dark wood read as dark, sticks painted red read as red);
+- anything else keeps its class: the string (thin), a palm or a sleeve (far larger than a
+  shape, left to the occlusion check), a sliver of a shape beside a stick.
+
+Where a patch lies on a bar is measured on the whole ink of the canvas, not on one colour
+class (``ink_bars``): everything ``INK_DE`` from the canvas but dark neutral things, less
+what is too thin for a stick, in patches at least ``BAR_MIN_MM`` long, about a stick wide
+along their ridge, with little shape's body, and, if no larger than one stick, straight.
+The same bars make a pale stick wood where its colour read as canvas or shadow
+(``pale_bars``: light wood on a cream canvas).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.masks import opened, patches
+from vision.picasso.profile import KitProfile, Lab
+
+#: A disc this wide (mm) fits in every kit shape's body (the triangle's inscribed circle is
+#: 23 mm) and in no stick (6-10 mm wide).
+BLOB_MM = 14.0
+#: A disc this wide (mm) fits in a stick, not in the string (at most 4 mm thick).
+CORE_MM = 5.0
+#: A patch this much body (share of its area) is a shape (a heap of sticks keeps about a
+#: fifth of itself; a shape with a stick of its colour under it, two thirds).
+BODY_SHARE = 0.45
+#: The same for a patch of the sticks' colour (a heap's crossing is a round body).
+WOOD_BODY_SHARE = 0.75
+#: Sticks' half width along their middle, mm: the median distance to the edge along a
+#: bar's ridge lies in this range (6-10 mm wide, blurred).
+BAR_HALF_MM = (2.4, 5.8)
+#: A bar at least this long (mm, its box's diagonal) may be a stick piece.
+BAR_MIN_MM = 35.0
+#: A patch of a colour class this long (mm, its box's diagonal), this much of it on a bar,
+#: is a piece of a stick (the string across a stick cuts it in pieces).
+PIECE_MIN_MM = 25.0
+BAR_SHARE = 0.7
+#: A patch no larger than one short stick with its shadow (mm^2) must be one straight bar:
+#: its rectangle at most this wide (mm) and this full (a crescent of a shape cut off by the
+#: string is no larger either; two crossed sticks are).
+SINGLE_BAR_MM2 = 650.0
+SINGLE_BAR_MIN_MM = 42.0
+BAR_WIDE_MM = 14.0
+BAR_FILL = 0.65
+#: A colour this close (CIE76 delta E) to a profile colour is that colour.
+SAME_COLOUR_DE = 30.0
+
+#: Names for the colours of shapes the profile does not know: L*a*b* of each hue (relative
+#: to the canvas); the nearest gives the name.
+HUES: dict[str, Lab] = {
+    "red": (45.0, 62.0, 42.0),
+    "orange": (62.0, 45.0, 65.0),
+    "yellow": (85.0, -3.0, 80.0),
+    "green": (55.0, -50.0, 38.0),
+    "teal": (55.0, -30.0, -8.0),
+    "blue": (40.0, 15.0, -55.0),
+    "purple": (35.0, 45.0, -35.0),
+    "pink": (65.0, 50.0, -5.0),
+    "brown": (40.0, 20.0, 30.0),
+    "black": (15.0, 0.0, 0.0),
+    "white": (97.0, 0.0, 0.0),
+    "grey": (60.0, 0.0, 0.0),
+}
+
+
+def hue_name(lab: NDArray[np.floating]) -> str:
+    """The name in ``HUES`` nearest to one L*a*b* colour (lightness counted half)."""
+    best, best_d = "colour", math.inf
+    for name, (pl, pa, pb) in HUES.items():
+        d = math.hypot(0.5 * (float(lab[0]) - pl), float(lab[1]) - pa, float(lab[2]) - pb)
+        if d < best_d:
+            best, best_d = name, d
+    return best
+
+
+def assign_roles(
+    labels: NDArray[np.uint8],
+    normalised: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    colour_names: tuple[str, ...],
+    codes: dict[str, int],
+    bars: InkBars,
+) -> tuple[NDArray[np.uint8], tuple[str, ...]]:
+    """``labels`` ((H, W) uint8 classes of ``segment`` at ``s`` px/mm) with each patch given
+    the class of its role (module docstring), and the colour names extended by the colours
+    it had to name. ``codes``: the class codes ``WOOD``, ``DARK``, ``OTHER``,
+    ``FIRST_COLOUR`` of ``segment`` (passed in: no import cycle); ``bars``: the bars seen
+    whatever their colour (``ink_bars``): a patch is a bar where it lies on one."""
+    from vision.picasso.segment import lab_of  # (segment imports this module)
+
+    wood_code, first = codes["WOOD"], codes["FIRST_COLOUR"]
+    piece_codes = [wood_code, codes["DARK"], codes["OTHER"]]
+    piece_codes += [first + k for k in range(len(colour_names))]
+    present = np.bincount(labels.ravel(), minlength=256)
+    names = list(colour_names)
+    out = labels
+    areas = [sh.area_mm2 for sh in profile.shapes] or [600.0]
+    smallest, largest = min(areas), max(areas)
+    piece_px = PIECE_MIN_MM * s
+    k_body = max(3, round(BLOB_MM * s / 2)) | 1  # on the half-size copy
+    k_core = max(3, round(CORE_MM * s)) | 1
+    body_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_body, k_body))
+    core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_core, k_core))
+    h, w = labels.shape
+    on_bar = cv2.resize(bars.mask, (w, h), interpolation=cv2.INTER_NEAREST)
+    for code in piece_codes:
+        if present[code] < 0.5 * smallest * s * s * 0.35:
+            continue
+        mask = (labels == code).astype(np.uint8)
+        # a stick's width fits in the patch somewhere: not the string alone
+        core = opened(mask, core_kernel)
+        if not core.any():
+            continue
+        small = np.ascontiguousarray(mask[::2, ::2])
+        body_small = opened(small, body_kernel)
+        body = cv2.resize(body_small, (w, h), interpolation=cv2.INTER_NEAREST) & mask
+        if code == wood_code and not body.any():
+            continue  # wood with no shape's body: sticks, as its colour says
+        n, lab, stats = patches(mask)
+        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64) / (s * s)
+        core_px = np.bincount(lab[core > 0], minlength=n)
+        body_px = np.bincount(lab[body > 0], minlength=n).astype(np.float64) / (s * s)
+        bar_px = np.bincount(lab[on_bar > 0], minlength=n).astype(np.float64) / (s * s)
+        extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        for i in range(1, n):
+            if core_px[i] == 0:
+                continue  # the string, or a speck
+            if area[i] > 2.5 * largest and body_px[i] > 0.3 * area[i]:
+                continue  # far larger than a shape and solid: a palm or a sleeve
+            # (a heap of sticks crossing at one point holds a round body too: a patch of the
+            # sticks' own colour is a shape only if it is nearly all body)
+            share = WOOD_BODY_SHARE if code == wood_code else BODY_SHARE
+            is_shape = body_px[i] >= share * area[i] and body_px[i] >= 0.35 * smallest
+            if not is_shape and (
+                code == wood_code
+                or extent[i] < piece_px
+                or bar_px[i] < BAR_SHARE * area[i]
+                # a small piece must be a straight one itself (not a shape's corner cut off
+                # by the string beside a stick, which joins the stick's bar)
+                or (area[i] <= SINGLE_BAR_MM2 and not _straight(lab, stats[i], i, s))
+            ):
+                continue
+            x, y, bw, bh = stats[i, :4]
+            box = (slice(y, y + bh), slice(x, x + bw))
+            sub = lab[box] == i
+            if out is labels:
+                out = labels.copy()
+            if not is_shape:  # a bar (or a piece of one, the string across it): wood
+                out[box][sub] = wood_code
+                continue
+            part = sub & (body[box] > 0)
+            if code < first:  # wood, dark or another colour: a shape colour now
+                out[box][part] = _colour_code(lab_of(normalised[box], part), profile, names, first)
+            # what sticks out of the body along a bar is wood (a stick of its paint under it)
+            grow = cv2.dilate(part.astype(np.uint8), np.ones((5, 5), np.uint8))
+            rest = (sub & (grow == 0)).astype(np.uint8)
+            if rest.any():
+                m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+                rest_bar = np.bincount(rl[on_bar[box] > 0], minlength=m)
+                for j in range(1, m):
+                    long_enough = np.hypot(rs[j, 2], rs[j, 3]) >= piece_px
+                    if long_enough and rest_bar[j] >= BAR_SHARE * rs[j, cv2.CC_STAT_AREA]:
+                        out[box][rl == j] = wood_code
+    return out, tuple(names)
+
+
+def _colour_code(
+    lab: NDArray[np.float32], profile: KitProfile, names: list[str], first: int
+) -> int:
+    """The class code for a shape of mean colour ``lab`` ((N, 3) pixels): the profile colour
+    within ``SAME_COLOUR_DE``, else a colour named by its hue (added to ``names``)."""
+    mean = lab.mean(0) if len(lab) else np.zeros(3, np.float32)
+    best, best_d = "", math.inf
+    for name, ref in profile.colours.items():
+        d = float(np.linalg.norm(mean - np.asarray(ref, np.float32)))
+        if d < best_d:
+            best, best_d = name, d
+    name = best if best_d <= SAME_COLOUR_DE else hue_name(mean)
+    if name not in names:
+        names.append(name)
+    return first + names.index(name)
+
+
+#: Ink narrower than this (mm) is no stick (the string, 1.5-4 mm, with its shadow).
+THIN_LINE_MM = 4.7
+#: A pixel this far (CIE76 delta E) from the canvas is something on it.
+INK_DE = 12.0
+
+
+@dataclass(frozen=True, eq=False)
+class InkBars:
+    """The bars seen on a half-size copy of the normalised canvas, by their shape alone:
+
+    - ``mask``: (h, w) uint8 0/1 pixels of every patch of ink (anything ``INK_DE`` from the
+      canvas and not dark) at least ``BAR_MIN_MM`` long, about a stick wide along its
+      ridge, with no shape's body;
+    - ``patch``: (h, w) int32 the patch numbers of ``mask`` (0 elsewhere)."""
+
+    mask: NDArray[np.uint8]
+    patch: NDArray[np.int32]
+
+
+def ink_bars(normalised: NDArray[np.uint8], s: float) -> InkBars:
+    """The bars of the canvas (``InkBars``), found whatever their colour."""
+    from vision.picasso.segment import WHITE_LEVEL
+
+    rgb = np.clip(normalised.astype(np.float32) / WHITE_LEVEL, 0, 1)
+    lab_full = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_BGR2Lab), np.float32)
+    light, chroma = lab_full[..., 0], np.hypot(lab_full[..., 1], lab_full[..., 2])
+    de = np.sqrt((light - 100.0) ** 2 + chroma**2)
+    # anything on the canvas but dark neutral things (the string, a black cord: their own
+    # classes find them), less what is too thin for a stick (the string of any colour)
+    ink_full = ((de >= INK_DE) & ((light >= 40.0) | (chroma >= 25.0))).astype(np.uint8)
+    k = max(3, round(THIN_LINE_MM * s)) | 1
+    ink_full = opened(ink_full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ink = np.ascontiguousarray(ink_full[::2, ::2])
+    s2 = s / 2
+    none = InkBars(np.zeros_like(ink), np.zeros(ink.shape, np.int32))
+    if not ink.any():
+        return none
+    k_body = max(3, round(BLOB_MM * s2)) | 1
+    body = opened(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_body, k_body)))
+    n, lab_img, stats = patches(ink)
+    extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / s2
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    body_px = np.bincount(lab_img[body > 0], minlength=n)
+    ok = (extent >= BAR_MIN_MM) & (body_px < BODY_SHARE * area) & (area < 15000.0 * s2 * s2)
+    ok[0] = False
+    if not ok.any():
+        return none
+    dist = cv2.distanceTransform(ink, cv2.DIST_L2, 3) / s2
+    ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)
+    ridge_lab = lab_img[ridge]
+    ridge_dist = dist[ridge]
+    for i in np.flatnonzero(ok):
+        sel = ridge_lab == i
+        half = ridge_dist[sel]
+        if len(half) < 8 or not (BAR_HALF_MM[0] <= float(np.median(half)) <= BAR_HALF_MM[1] + 0.7):
+            ok[i] = False
+            continue
+        if area[i] <= SINGLE_BAR_MM2 * s2 * s2 and (
+            extent[i] < SINGLE_BAR_MIN_MM or not _straight(lab_img, stats[i], i, s2)
+        ):
+            # one bar's worth, but short or bent: a piece of a shape cut off by the string
+            ok[i] = False
+            continue
+    keep = np.take(ok.view(np.uint8), lab_img)
+    patch = np.where(keep > 0, lab_img, 0).astype(np.int32)
+    return InkBars(keep.astype(np.uint8), patch)
+
+
+def _straight(lab_img: NDArray[np.int32], stat: NDArray[np.int32], i: int, s: float) -> bool:
+    """Whether patch ``i`` of ``lab_img`` (at ``s`` px/mm, ``stat`` its stats row) is one
+    straight bar: its minimum-area rectangle at most ``BAR_WIDE_MM`` wide and filled to
+    ``BAR_FILL`` or more."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    pts = cv2.findNonZero((lab_img[y : y + bh, x : x + bw] == i).astype(np.uint8))
+    if pts is None:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+    short = min(rw, rh) + 1.0
+    fill = float(stat[cv2.CC_STAT_AREA]) / max((max(rw, rh) + 1.0) * short, 1.0)
+    return short / s <= BAR_WIDE_MM and fill >= BAR_FILL
+
+
+def pale_bars(
+    labels: NDArray[np.uint8], bars: InkBars, neutral: tuple[int, ...], wood_code: int
+) -> NDArray[np.uint8]:
+    """``labels`` with the bars whose colour read as canvas or shadow (classes ``neutral``)
+    for the most part made wood: a pale stick on a tinted canvas differs from it in
+    lightness more than in colour. Bars mostly read as wood already are left as they are
+    (their shadows stay shadows)."""
+    if not bars.mask.any():
+        return labels
+    h, w = labels.shape
+    small = labels[::2, ::2][: bars.mask.shape[0], : bars.mask.shape[1]]
+    n = int(bars.patch.max()) + 1
+    inside = bars.patch > 0
+    total = np.bincount(bars.patch[inside], minlength=n)
+    is_neutral = np.isin(small, neutral) & inside
+    pale = np.bincount(bars.patch[is_neutral], minlength=n)
+    turn = np.zeros(n, np.uint8)
+    turn[1:] = pale[1:] > 0.5 * np.maximum(total[1:], 1)
+    if not turn.any():
+        return labels
+    sel_small = np.take(turn, bars.patch)
+    sel = cv2.resize(sel_small, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    out = labels.copy()
+    out[sel & np.isin(labels, neutral)] = wood_code
+    return out
