@@ -55,9 +55,12 @@ from vision.synth.generators import (
     random_picmix_claim,
 )
 from vision.synth.io import KINDS, random_spec, write_render
+from vision.synth.looks import LOOK_GROUPS, board_look, random_board_look
 from vision.synth.render import FrameRenderer, render_scene
 from vision.synth.sequences import SEQUENCE_KINDS, SequenceFrame, SequenceRender, render_sequence
 from vision.synth.spec import (
+    KIT_LOOK,
+    BoardLook,
     BoardSpec,
     CardSpec,
     EffectsSpec,
@@ -94,8 +97,11 @@ from vision.synth.truth import (
 
 __all__ = [
     "KINDS",
+    "KIT_LOOK",
+    "LOOK_GROUPS",
     "SEQUENCE_KINDS",
     "TIERS",
+    "BoardLook",
     "BoardSpec",
     "BoardTruth",
     "Camera",
@@ -127,9 +133,11 @@ __all__ = [
     "TextureProvider",
     "Tier",
     "Truth",
+    "board_look",
     "default_provider",
     "get_tier",
     "play_area_markers",
+    "random_board_look",
     "random_cards_scene",
     "random_hand",
     "random_picasso_board",

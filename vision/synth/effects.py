@@ -10,14 +10,26 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.synth._checks import check_frame
-from vision.synth.spec import EffectsSpec
+from vision.synth.spec import EffectsSpec, SceneSpec
 
 NoiseSource = Callable[[tuple[int, int, int]], np.ndarray]
+
+
+def scene_effects(spec: SceneSpec) -> EffectsSpec:
+    """The scene's effects with the board look's light temperature folded into the white
+    balance (a tint on the whole scene before the camera); ``spec.effects`` itself under
+    neutral light (the kit look)."""
+    light = spec.board.look.light_bgr if spec.board is not None else (1.0, 1.0, 1.0)
+    if light == (1.0, 1.0, 1.0):
+        return spec.effects
+    tint = tuple(a * b for a, b in zip(spec.effects.tint_bgr, light, strict=True))
+    return replace(spec.effects, tint_bgr=(tint[0], tint[1], tint[2]))
 
 
 def light_map(effects: EffectsSpec, size_wh: tuple[int, int]) -> np.ndarray:

@@ -20,6 +20,7 @@ from vision.synth.spec import (
     PLAY_AREA_MARKER_IDS,
     PLAY_AREA_MARKER_MM,
     STICK_LW_MM,
+    BoardLook,
     BoardSpec,
     CardSpec,
     GlareSpec,
@@ -483,6 +484,7 @@ def random_picasso_board(
     string: bool | None = None,
     supply: bool = True,
     n_hands: int | None = None,
+    look: BoardLook | None = None,
 ) -> SceneSpec:
     """The Picasso board with a random build: sticks crossing and touching, shapes
     touching sticks, the string on top in free curves, unused pieces in the supply
@@ -495,6 +497,11 @@ def random_picasso_board(
         string: the string on the canvas; None draws with the tier's probability.
         supply: lay unused pieces beside the board.
         n_hands: hands over the scene; None draws from the tier.
+        look: how the kit and the room look (``vision.synth.looks.random_board_look``, drawn
+            from a generator of its own); None: the kit look. It draws nothing from ``rng``:
+            a seed lays the same pieces under every look, and without one the scene is
+            exactly what it always was. The shapes take their colour names from the look's
+            palette (the kit's red, blue, yellow, green in that order).
     """
     t = get_tier(tier)
     ns = int(rng.integers(t.sticks[0], t.sticks[1] + 1)) if n_sticks is None else n_sticks
@@ -520,6 +527,9 @@ def random_picasso_board(
     )
     if supply:
         pieces.extend(_supply(rng, board, camera, 5 - n_long, 5 - n_short, not use_string))
+    if look is not None:
+        pieces = [_recolour(p, look) for p in pieces]
+        board = replace(board, look=look)
     board = replace(board, pieces=tuple(pieces))
     nh = int(rng.integers(t.hands[0], t.hands[1] + 1)) if n_hands is None else n_hands
     hands = tuple(random_hand(rng, camera) for _ in range(nh))
@@ -531,6 +541,15 @@ def random_picasso_board(
         effects=sample_effects(rng, t),
         tier=t.name,
     )
+
+
+def _recolour(piece: PieceSpec, look: BoardLook) -> PieceSpec:
+    """A shape named by ``look``'s palette (the same index as its kit colour); other
+    pieces as they are."""
+    if not isinstance(piece, ShapeSpec):
+        return piece
+    name = look.shape_colour(COLOURS.index(piece.colour)) if piece.colour in COLOURS else None
+    return piece if name is None else replace(piece, colour=cast(ShapeColour, name))
 
 
 def _supply(

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.synth.camera import SS, Camera
 from vision.synth.compositor import Compositor, Counts, Layers, Placed, count_labels
-from vision.synth.effects import apply_effects
+from vision.synth.effects import apply_effects, scene_effects
 from vision.synth.scene_sprites import SceneBuilder
 from vision.synth.scene_truth import build_truth
 from vision.synth.spec import SceneSpec
@@ -123,7 +123,7 @@ def render_scene(
     static = render_static(comp, ss.static, n, is_hand)
     clean, counts = render_over(comp, static, ss.dynamic, n, is_hand)
     rng = np.random.default_rng([int(seed), 7])
-    frame = apply_effects(clean, spec.effects, rng)
+    frame = apply_effects(clean, scene_effects(spec), rng)
     return frame, build_truth(spec, ss, counts, builder, seed)
 
 

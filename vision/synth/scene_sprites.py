@@ -16,6 +16,8 @@ from vision.synth.spec import (
     BOARD_FRAME_MM,
     BOARD_MARKER_MM,
     CANVAS_WH_MM,
+    KIT_LOOK,
+    BoardLook,
     CardSpec,
     HandSpec,
     MarkerSpec,
@@ -102,6 +104,8 @@ class SceneBuilder:
 
     def table(self, spec: SceneSpec) -> Placed:
         t = spec.table
+        if spec.board is not None and spec.board.look.table is not None:
+            t = spec.board.look.table
 
         def make() -> sp.SpriteTex:
             tile = table_tile(t.kind, t.colour_bgr, t.seed)
@@ -179,9 +183,10 @@ class SceneBuilder:
         scale = self.comp.scale_2x(pose, size)
         cell = BOARD_MARKER_MM / 6
         k = max(2, math.ceil(scale * cell * 1.2))
+        look = b.look
         tex = TEXTURES.get(
-            ("board", k, b.frame_bgr, self.seed % 7),
-            lambda: sp.board_sprite(k, b.frame_bgr, self.seed % 7),
+            ("board", k, b.frame_bgr, self.seed % 7, _board_key(look)),
+            lambda: sp.board_sprite(k, b.frame_bgr, self.seed % 7, look),
         )
         board_labels = reg.take(6)  # canvas, frame, markers 4..7
         out = [Placed(tex, pose, board_labels)]
@@ -193,9 +198,9 @@ class SceneBuilder:
             if isinstance(piece, StringSpec):
                 strings.append((piece, labels))
                 continue
-            out.append(self.piece(piece, labels, b.angle_deg, b.to_table, i))
+            out.append(self.piece(piece, labels, b.angle_deg, b.to_table, i, look))
         for piece, labels in strings:
-            out.append(self.piece(piece, labels, b.angle_deg, b.to_table, 0))
+            out.append(self.piece(piece, labels, b.angle_deg, b.to_table, 0, look))
         return out, board_labels, piece_labels
 
     def piece(
@@ -205,7 +210,9 @@ class SceneBuilder:
         board_angle: float,
         to_table: object,
         index: int,
+        look: BoardLook = KIT_LOOK,
     ) -> Placed:
+        """One piece's sprite placed on the board, drawn in ``look``."""
         height = {"long_stick": 3.0, "short_stick": 3.0, "shape": 2.0, "string": 1.5}[
             piece_kind(piece)
         ]
@@ -221,7 +228,8 @@ class SceneBuilder:
         if isinstance(piece, StringSpec):
             ppm = 4.0
             tex, lo = TEXTURES.get(
-                ("string", piece, ppm, shadow_b), lambda: sp.string_sprite(piece, ppm, shadow_b)
+                ("string", piece, ppm, shadow_b, _string_key(look)),
+                lambda: sp.string_sprite(piece, ppm, shadow_b, look),
             )
             corner = to_table(lo[None])[0]
             pose = Pose.flat((0.0, 0.0), board_angle, (0.0, 0.0))
@@ -231,14 +239,14 @@ class SceneBuilder:
         if isinstance(piece, StickSpec):
             seed = self.seed * 1000 + index
             tex = TEXTURES.get(
-                ("stick", piece, 8.0, shadow_b, seed),
-                lambda: sp.stick_sprite(piece, 8.0, shadow_b, seed),
+                ("stick", piece, 8.0, shadow_b, seed, _stick_key(look)),
+                lambda: sp.stick_sprite(piece, 8.0, shadow_b, seed, look),
             )
         elif isinstance(piece, ShapeSpec):
             seed = self.seed * 1000 + index
             tex = TEXTURES.get(
-                ("shape", piece, 8.0, shadow_b, seed),
-                lambda: sp.shape_sprite(piece, 8.0, shadow_b, seed),
+                ("shape", piece, 8.0, shadow_b, seed, _shape_key(look)),
+                lambda: sp.shape_sprite(piece, 8.0, shadow_b, seed, look),
             )
         else:
             raise TypeError(f"unknown piece {piece!r}")
@@ -318,6 +326,31 @@ class SceneBuilder:
             piece_labels,
             hand_labels,
         )
+
+
+def _board_key(look: BoardLook) -> tuple[object, ...]:
+    """What of ``look`` the board's texture depends on (its cache key)."""
+    return (look.frame_bgr, look.frame_grain, look.canvas_bgr, look.texture)
+
+
+def _shadow_key(look: BoardLook) -> tuple[float, float]:
+    """The look's drop shadows (part of every piece's cache key)."""
+    return (look.shadow_blur, look.shadow_depth)
+
+
+def _string_key(look: BoardLook) -> tuple[object, ...]:
+    """What of ``look`` a string's texture depends on (its cache key)."""
+    return (look.string_bgr, look.string_mm, *_shadow_key(look))
+
+
+def _stick_key(look: BoardLook) -> tuple[object, ...]:
+    """What of ``look`` a stick's texture depends on (its cache key)."""
+    return (look.stick_bgr, look.paint, look.stick_grain, look.sheen, *_shadow_key(look))
+
+
+def _shape_key(look: BoardLook) -> tuple[object, ...]:
+    """What of ``look`` a shape's texture depends on (its cache key)."""
+    return (look.shape_bgr, look.sheen, *_shadow_key(look))
 
 
 def _card_shadow(ppm: float, size: tuple[float, float]) -> sp.SpriteTex:

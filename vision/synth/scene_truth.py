@@ -9,6 +9,7 @@ import numpy as np
 
 from vision.synth.camera import SS, Camera
 from vision.synth.compositor import Counts
+from vision.synth.effects import scene_effects
 from vision.synth.scene_sprites import SceneBuilder, SceneSprites
 from vision.synth.spec import (
     BOARD_MARKER_IDS,
@@ -240,7 +241,7 @@ def build_truth(
                 h.holding,
             )
         )
-    e = spec.effects
+    e = scene_effects(spec)  # the look's light temperature included
     effects = {
         "light_gain": e.light_gain,
         "gradient": list(e.gradient),

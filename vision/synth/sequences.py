@@ -36,7 +36,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from vision.synth.camera import Camera
-from vision.synth.effects import NoiseBank, apply_effects
+from vision.synth.effects import NoiseBank, apply_effects, scene_effects
 from vision.synth.generators import (
     SLEEVES,
     picmix_chain_visible,
@@ -656,7 +656,7 @@ class SequenceRender:
             t = i / self.fps
             spec = self._script.scene_at(t)
             clean, truth = renderer.render_clean(spec)
-            frame = apply_effects(clean, spec.effects, rng, noise=bank)
+            frame = apply_effects(clean, scene_effects(spec), rng, noise=bank)
             yield SequenceFrame(i, round(t, 6), frame, truth)
 
 

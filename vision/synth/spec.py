@@ -36,7 +36,12 @@ PLAY_AREA_MARKER_MM = 40.0
 
 StickKind = Literal["long_stick", "short_stick"]
 ShapeKind = Literal["circle", "square", "triangle", "half_circle"]
-ShapeColour = Literal["red", "blue", "yellow", "green"]
+#: Shape colour names: the kit's four, then those of the "bright" palette of board looks
+#: (``vision.synth.looks``), which the truth reports all the same.
+ShapeColour = Literal["red", "blue", "yellow", "green", "orange", "purple", "pink", "teal"]
+BGR = tuple[int, int, int]
+CanvasTexture = Literal["plain", "paper", "canvas"]
+ShadowKind = Literal["soft", "hard"]
 #: Stick sizes (length, width), mm.
 STICK_LW_MM: dict[str, Vec2] = {"long_stick": (100.0, 8.0), "short_stick": (50.0, 8.0)}
 #: Picasso cost of each piece kind (docs/formats.md: a + b + 2c + 3d).
@@ -249,14 +254,110 @@ def on_canvas(piece: PieceSpec) -> bool:
 
 
 @dataclass(frozen=True)
+class TableSpec:
+    """The table top: ``wood``, ``cloth`` or ``plain``, its base colour and texture seed."""
+
+    kind: TableKind = "wood"
+    colour_bgr: tuple[int, int, int] = (95, 140, 185)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class BoardLook:
+    """How the Picasso kit and the room look on one board (issue 25): the reader must not
+    depend on one look, so the synthetic camera can draw any.
+
+    The default is the kit look the renderer always drew (KIT.md: light wood, a dark cord,
+    the kit's four shape colours, an off-white canvas, neutral light, soft shadows), pixel
+    for pixel. A ``None`` colour is the kit's, read from ``vision.synth.sprites`` when drawn
+    (``WOOD_BGR``, ``STRING_BGR``, ``SHAPE_BGR``, the canvas's), so a test that patches
+    those still sees its patch. The name fields say what the look is (reported per board by
+    the benchmark); the other fields say how it is drawn. Everything is applied by the
+    renderer: the string's thickness here overrides ``StringSpec.thickness_mm``, the table
+    ``SceneSpec.table`` and the frame colour ``BoardSpec.frame_bgr`` when not ``None``.
+
+    Attributes:
+        string, string_bgr, string_mm: the string's colour name, colour and thickness, mm.
+        wood, stick_bgr: the sticks' material name and base colour.
+        paint: painted sticks (flat colour with a specular stripe) instead of wood grain.
+        stick_grain: depth of the wood grain (relative lightness; painted: a faint trace).
+        sheen: peak of the specular stripe on painted sticks (0..1 towards white); shapes
+            get a broad highlight of half that (0: matt, as the kit).
+        shapes, shape_bgr: the shape palette's name and its (colour name, BGR) pairs in the
+            order of the kit's red, blue, yellow, green (empty: the kit's colours); the
+            generator names each shape by this order, and the truth reports that name.
+        canvas, canvas_bgr: the canvas tint's name and colour.
+        texture: ``plain`` (the kit's faint noise), ``paper`` (mottling and fibres) or
+            ``canvas`` (a woven cloth's threads).
+        light, light_bgr: the light's temperature name and its white-balance multipliers
+            per channel, applied to the whole scene before the camera (with the tier's).
+        shadow, shadow_blur, shadow_depth: drop shadows ``soft`` or ``hard``: their blur and
+            darkness as multiples of the kit look's.
+        table: the table top (``None``: the scene's).
+        frame_bgr, frame_grain: the board frame's colour (``None``: the board spec's) and
+            the depth of its grain.
+    """
+
+    string: str = "kit"
+    string_bgr: BGR | None = None
+    string_mm: float | None = None
+    wood: str = "kit"
+    stick_bgr: BGR | None = None
+    paint: bool = False
+    stick_grain: float = 0.07
+    sheen: float = 0.0
+    shapes: str = "kit"
+    shape_bgr: tuple[tuple[str, BGR], ...] = ()
+    canvas: str = "kit"
+    canvas_bgr: BGR | None = None
+    texture: CanvasTexture = "plain"
+    light: str = "neutral"
+    light_bgr: Vec3 = (1.0, 1.0, 1.0)
+    shadow: ShadowKind = "soft"
+    shadow_blur: float = 1.0
+    shadow_depth: float = 1.0
+    table: TableSpec | None = None
+    frame_bgr: BGR | None = None
+    frame_grain: float = 0.06
+
+    def names(self) -> dict[str, str]:
+        """The look by part: ``string``, ``wood``, ``shapes``, ``canvas``, ``texture``,
+        ``light`` and ``shadow`` names (what the benchmark groups failures by)."""
+        return {
+            "string": self.string,
+            "wood": self.wood,
+            "shapes": self.shapes,
+            "canvas": self.canvas,
+            "texture": self.texture,
+            "light": self.light,
+            "shadow": self.shadow,
+        }
+
+    def name(self) -> str:
+        """The part names joined by ``/`` (string first)."""
+        return "/".join(self.names().values())
+
+    def shape_colour(self, index: int) -> str | None:
+        """The colour name the palette puts at the kit colour ``index`` (0-3: red, blue,
+        yellow, green), or ``None`` with the kit's palette."""
+        return self.shape_bgr[index][0] if self.shape_bgr else None
+
+
+#: The kit look: what the renderer drew before looks existed.
+KIT_LOOK = BoardLook()
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """The Picasso board: canvas centre on the table and turn; pieces in board mm
-    (supply pieces lie outside the board, still given in board mm)."""
+    (supply pieces lie outside the board, still given in board mm); ``look``: how the kit
+    and the room look (default: the kit look)."""
 
     center_mm: Vec2
     angle_deg: float = 0.0
     pieces: tuple[PieceSpec, ...] = ()
     frame_bgr: tuple[int, int, int] = (60, 85, 120)
+    look: BoardLook = KIT_LOOK
 
     def to_table(self, board_mm: np.ndarray) -> np.ndarray:
         """(N, 2) board mm -> (N, 2) float64 table mm."""
@@ -315,15 +416,6 @@ class HandSpec:
     shadow: bool = True
     motion_mm: float = 0.0
     holding: str | None = None
-
-
-@dataclass(frozen=True)
-class TableSpec:
-    """The table top: ``wood``, ``cloth`` or ``plain``, its base colour and texture seed."""
-
-    kind: TableKind = "wood"
-    colour_bgr: tuple[int, int, int] = (95, 140, 185)
-    seed: int = 0
 
 
 @dataclass(frozen=True)

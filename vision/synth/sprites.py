@@ -14,12 +14,20 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.synth.materials import (
+    TEXTURE_STREAM,
+    canvas_texture,
+    painted_stick,
+    shape_highlight,
+)
 from vision.synth.spec import (
     BOARD_FRAME_MM,
     BOARD_MARKER_IDS,
     BOARD_MARKER_MM,
     CANVAS_WH_MM,
+    KIT_LOOK,
     STICK_LW_MM,
+    BoardLook,
     GlareSpec,
     HandSpec,
     ShapeSpec,
@@ -47,6 +55,8 @@ SKIN_BGR: tuple[tuple[int, int, int], ...] = (
 )
 WOOD_BGR = (125, 182, 222)
 STRING_BGR = (38, 36, 40)
+#: The kit look's canvas (off-white).
+CANVAS_BGR = (228, 238, 242)
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,12 +202,19 @@ def marker_sprite(
 # --------------------------------------------------------------------------- board
 
 
-def board_sprite(cells_per_mm_k: int, frame_bgr: tuple[int, int, int], seed: int) -> SpriteTex:
+def board_sprite(
+    cells_per_mm_k: int,
+    frame_bgr: tuple[int, int, int],
+    seed: int,
+    look: BoardLook = KIT_LOOK,
+) -> SpriteTex:
     """The Picasso board: frame, off-white canvas, markers 4-7 (30 mm) at the canvas
     corners with their inner corner on the canvas corner, each on a white patch.
 
     ``cells_per_mm_k`` texels per 5 mm marker cell (resolution ``k / 5`` px/mm). Regions:
-    0 canvas, 1 frame, 2..5 markers 4..7.
+    0 canvas, 1 frame, 2..5 markers 4..7. ``look`` gives the frame's colour (when set) and
+    grain, the canvas's tint and texture (its randomness from a stream of its own, so the
+    kit look draws as before).
     """
     cell_mm = BOARD_MARKER_MM / 6
     ppm = cells_per_mm_k / cell_mm
@@ -208,8 +225,8 @@ def board_sprite(cells_per_mm_k: int, frame_bgr: tuple[int, int, int], seed: int
     rng = np.random.default_rng(seed)
     grain = periodic_noise(rng, (h, w), (0.8 * ppm, 25.0 * ppm))
     img = np.empty((h, w, 3), np.float32)
-    img[:] = np.array(frame_bgr, np.float32)
-    img *= (1.0 + 0.06 * grain)[..., None]
+    img[:] = np.array(look.frame_bgr or frame_bgr, np.float32)
+    img *= (1.0 + look.frame_grain * grain)[..., None]
     regions = np.ones((h, w), np.uint8)
     # Bevel: a lighter outer edge and a darker inner lip around the canvas.
     b = max(1, round(3 * ppm))
@@ -232,7 +249,15 @@ def board_sprite(cells_per_mm_k: int, frame_bgr: tuple[int, int, int], seed: int
         s = BOARD_MARKER_MM + 2 * patch
         img[tx(y0) : tx(y0 + s), tx(x0) : tx(x0 + s)] = 248.0
     canvas_noise = periodic_noise(rng, (tx(ch), tx(cw)), (0.6 * ppm, 0.6 * ppm))
-    canvas = np.array((228, 238, 242), np.float32) * (1.0 + 0.012 * canvas_noise)[..., None]
+    canvas = (
+        np.array(look.canvas_bgr or CANVAS_BGR, np.float32)
+        * (1.0 + 0.012 * canvas_noise)[..., None]
+    )
+    if look.texture != "plain":
+        surface = canvas_texture(
+            look.texture, canvas.shape[:2], ppm, np.random.default_rng([seed, TEXTURE_STREAM])
+        )
+        canvas *= surface[..., None]
     img[tx(f) : tx(f + ch), tx(f) : tx(f + cw)] = canvas
     regions[tx(f) : tx(f + ch), tx(f) : tx(f + cw)] = 0
     side = 6 * cells_per_mm_k
@@ -255,9 +280,15 @@ _PIECE_MARGIN_MM = 4.0
 
 
 def stick_sprite(
-    stick: StickSpec, ppm: float, shadow_mm: tuple[float, float], seed: int
+    stick: StickSpec,
+    ppm: float,
+    shadow_mm: tuple[float, float],
+    seed: int,
+    look: BoardLook = KIT_LOOK,
 ) -> SpriteTex:
-    """A natural light-wood stick (with its drop shadow), centred in its texture."""
+    """A stick (with its drop shadow), centred in its texture: natural light wood in the
+    kit look; any wood (grain along it) or a painted one (flat colour, a specular stripe
+    on the side facing the light) in others."""
     length, width = STICK_LW_MM[stick.kind]
     m = _PIECE_MARGIN_MM
     w, h = round((length + 2 * m) * ppm), round((width + 2 * m) * ppm)
@@ -270,22 +301,44 @@ def stick_sprite(
     yy = (np.arange(h, dtype=np.float32) + 0.5) / ppm - m - width / 2
     edge = 1.0 - 0.28 * np.clip(np.abs(yy) / (width / 2), 0, 1) ** 4
     tone = 1.0 + 0.06 * rng.standard_normal()
-    colour = (
-        np.array(WOOD_BGR, np.float32)
-        * tone
-        * (1.0 + 0.07 * grain)[..., None]
-        * edge[:, None, None]
-    )
+    shift = _local_shadow_shift(shadow_mm, stick.angle_deg)
+    if look.paint:
+        colour = painted_stick(
+            look.stick_bgr or WOOD_BGR,
+            yy,
+            width,
+            grain,
+            look.stick_grain,
+            look.sheen,
+            -1.0 if shift[1] >= 0 else 1.0,
+        )
+    else:
+        colour = (
+            np.array(look.stick_bgr or WOOD_BGR, np.float32)
+            * tone
+            * (1.0 + look.stick_grain * grain)[..., None]
+            * edge[:, None, None]
+        )
     bgra, regions = _with_shadow(
-        colour, a, _scale(_local_shadow_shift(shadow_mm, stick.angle_deg), ppm), 0.9 * ppm, 0.55
+        colour,
+        a,
+        _scale(shift, ppm),
+        0.9 * look.shadow_blur * ppm,
+        0.55 * look.shadow_depth,
     )
     return SpriteTex(bgra, (w / ppm, h / ppm), regions)
 
 
 def shape_sprite(
-    shape: ShapeSpec, ppm: float, shadow_mm: tuple[float, float], seed: int
+    shape: ShapeSpec,
+    ppm: float,
+    shadow_mm: tuple[float, float],
+    seed: int,
+    look: BoardLook = KIT_LOOK,
 ) -> SpriteTex:
-    """A flat solid-colour shape (with its drop shadow), centred in its texture."""
+    """A flat solid-colour shape (with its drop shadow), centred in its texture: its colour
+    the look's for its colour name (the kit's ``SHAPE_BGR`` otherwise), with a broad
+    highlight when the look has a sheen."""
     local = shape.local_polygon_mm()
     half = float(np.abs(local).max()) + _PIECE_MARGIN_MM
     n = round(2 * half * ppm)
@@ -296,23 +349,44 @@ def shape_sprite(
     noise = periodic_noise(rng, (n, n), (2.0 * ppm, 2.0 * ppm))
     dist = cv2.distanceTransform((alpha > 127).astype(np.uint8), cv2.DIST_L2, 3) / ppm
     edge = 0.82 + 0.18 * np.clip(dist / 1.5, 0, 1)
-    colour = (
-        np.array(SHAPE_BGR[shape.colour], np.float32)
-        * (1.0 + 0.03 * noise)[..., None]
-        * edge[..., None]
-    )
+    bgr = shape_bgr(shape.colour, look)
+    colour = np.array(bgr, np.float32) * (1.0 + 0.03 * noise)[..., None] * edge[..., None]
+    shift = _local_shadow_shift(shadow_mm, shape.angle_deg)
+    if look.sheen > 0:
+        # the highlight sits towards the light, away from the shadow
+        norm = math.hypot(*shift) or 1.0
+        c = (n / 2 - 8.0 * ppm * shift[0] / norm, n / 2 - 8.0 * ppm * shift[1] / norm)
+        colour = shape_highlight(colour, ppm, c, 0.5 * look.sheen)
     bgra, regions = _with_shadow(
-        colour, a, _scale(_local_shadow_shift(shadow_mm, shape.angle_deg), ppm), 0.8 * ppm, 0.5
+        colour, a, _scale(shift, ppm), 0.8 * look.shadow_blur * ppm, 0.5 * look.shadow_depth
     )
     return SpriteTex(bgra, (n / ppm, n / ppm), regions)
 
 
+def shape_bgr(colour: str, look: BoardLook = KIT_LOOK) -> tuple[int, int, int]:
+    """The BGR of a shape colour name: the look's palette's, else the kit's
+    (``SHAPE_BGR``), else that of the looks' ``bright`` palette (a shape named orange on a
+    board of the kit look)."""
+    from vision.synth.looks import SHAPE_LOOKS
+
+    for name, bgr in (*look.shape_bgr, *SHAPE_BGR.items(), *SHAPE_LOOKS["bright"]):
+        if name == colour:
+            return bgr
+    raise KeyError(f"no colour named {colour!r}")
+
+
 def string_sprite(
-    string: StringSpec, ppm: float, shadow_mm: tuple[float, float]
+    string: StringSpec,
+    ppm: float,
+    shadow_mm: tuple[float, float],
+    look: BoardLook = KIT_LOOK,
 ) -> tuple[SpriteTex, np.ndarray]:
-    """The dark cord along its polyline (with a faint highlight and shadow).
+    """The cord along its polyline (with a faint highlight and shadow): dark in the kit
+    look, the look's colour and thickness (when set) otherwise.
 
     Returns (sprite, (2,) board-mm position of the texture's top-left corner)."""
+    if look.string_mm is not None:
+        string = StringSpec(string.points_mm, look.string_mm)
     pts = string.polyline_mm()
     m = _PIECE_MARGIN_MM + string.thickness_mm
     lo = pts.min(axis=0) - m
@@ -334,9 +408,15 @@ def string_sprite(
         SHIFT,
     )
     colour = np.empty((h, w, 3), np.float32)
-    colour[:] = np.array(STRING_BGR, np.float32)
+    colour[:] = np.array(look.string_bgr or STRING_BGR, np.float32)
     colour += (hl.astype(np.float32) / 255.0 * 28.0)[..., None]
-    bgra, regions = _with_shadow(colour, a, _scale(shadow_mm, ppm * 0.6), 0.7 * ppm, 0.5)
+    bgra, regions = _with_shadow(
+        colour,
+        a,
+        _scale(shadow_mm, ppm * 0.6),
+        0.7 * look.shadow_blur * ppm,
+        0.5 * look.shadow_depth,
+    )
     return SpriteTex(bgra, (w / ppm, h / ppm), regions), lo
 
 

@@ -3,12 +3,18 @@
     .venv/bin/python -m pictable.bench.readers.picasso --tier normal --n 200 --seed 0
     .venv/bin/python -m pictable.bench.readers.picasso --tier hard --n 100 --seed 0 --calibrated
     .venv/bin/python -m pictable.bench.readers.picasso --seams --n 12 --seed 1
+    .venv/bin/python -m pictable.bench.readers.picasso --tier normal --n 100 --seed 1 --looks dev
 
 Boards are those of ``pictable bench`` (``vision.picasso.dataset``: the same seeds, cached as
 PNG under ``cache/picasso``). A board whose canvas a hand covers (``canvas_hand_fraction`` >
 0 in the truth) must be reported occluded and is not counted; the others must be counted
 exactly. Timing is per frame (1280 x 720), one OpenCV thread, everything included (marker
 detection, rectification, reading).
+
+``--looks dev`` or ``held`` (issue 25) draws the same boards in random looks of that group
+(string colour and thickness, wood or paint, shape colours, canvas tint and texture, light
+temperature, shadows: ``vision.synth.looks``): development looks, the only ones to tune on,
+and held-back looks, never tuned on. Failures then name the board's look.
 """
 
 from __future__ import annotations
@@ -81,6 +87,7 @@ def bench_picasso(
     *,
     calibrated: bool = False,
     namer: ShapeNamer | None = None,
+    looks: str | None = None,
 ) -> dict[str, Any]:
     """Read ``n`` rendered boards of ``tier`` and score them.
 
@@ -91,6 +98,8 @@ def bench_picasso(
         calibrated: give the reader the camera's true intrinsics, as a calibration file
             would (default: none, a plain homography, as ``analyze`` without --calibration).
         namer: the shape namer (default: the reader's, geometry and the ONNX model).
+        looks: ``None``/``"kit"`` (the kit look, the boards of before looks existed),
+            ``"dev"`` or ``"held"``: the same boards in random looks of that group.
 
     Returns:
         a JSON-able dict: ``boards``; ``counted`` (boards without a hand over the canvas)
@@ -101,7 +110,9 @@ def bench_picasso(
         time per frame) and ``cpu_ms_median``; ``shape_kinds`` (on the counted boards:
         true ``shapes``, ``found``, kind right by ``geometry_right`` alone and
         ``model_right`` with the model, ``asked``: where the model overruled geometry);
-        ``failures``: the wrong boards, with what was expected and read.
+        ``failures``: the wrong boards, with what was expected and read (and their
+        ``look``'s part names in other looks than the kit's); ``looks`` and ``look_boards``
+        (counted boards per look part and name, in other looks than the kit's).
     """
     cv2.setNumThreads(1)
     log = KindLog(namer if namer is not None else default_namer())
@@ -113,8 +124,12 @@ def bench_picasso(
     cpu: list[float] = []
     failures: list[dict[str, Any]] = []
     boards = 0
-    for b in iter_boards(tier, n, seed):
+    look_boards: dict[str, dict[str, int]] = {}
+    kit = looks is None or looks == "kit"
+    rendered = iter_boards(tier, n, seed) if kit else iter_boards(tier, n, seed, looks=looks)
+    for b in rendered:
         boards += 1
+        named = {"look": b.look} if b.look else {}
         intr = None
         if calibrated:
             c = b.camera
@@ -136,9 +151,12 @@ def bench_picasso(
                 occ_found += 1
             continue
         counted += 1
+        for part, name in (b.look or {}).items():
+            look_boards.setdefault(part, {})
+            look_boards[part][name] = look_boards[part].get(name, 0) + 1
         if isinstance(reading, Failure):
             no_board += 1
-            failures.append({"index": b.index, "seed": b.seed, "error": reading.reason})
+            failures.append({"index": b.index, "seed": b.seed, "error": reading.reason, **named})
             continue
         if reading.occluded:
             false_occ += 1
@@ -148,6 +166,7 @@ def bench_picasso(
                     "seed": b.seed,
                     "false_occlusion": True,
                     "covered": reading.occlusion.covered_fraction if reading.occlusion else 0,
+                    **named,
                 }
             )
             continue
@@ -163,7 +182,7 @@ def bench_picasso(
                 if d:
                     kind_errors[k]["boards"] += 1
                     kind_errors[k]["extra" if d > 0 else "missed"] += abs(d)
-            failures.append({"index": b.index, "seed": b.seed, "want": want, "got": got})
+            failures.append({"index": b.index, "seed": b.seed, "want": want, "got": got, **named})
 
     def pct(a: int, b: int) -> float:
         return round(100.0 * a / b, 1) if b else 0.0
@@ -189,6 +208,8 @@ def bench_picasso(
         "cpu_ms_median": round(1e3 * float(np.median(cpu)), 1) if cpu else None,
         "shape_kinds": kinds,
         "failures": failures,
+        "looks": "kit" if kit else looks,
+        "look_boards": look_boards,
     }
 
 
@@ -387,12 +408,148 @@ def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: The parts of a board's look, in the order of ``BoardLook.names()`` (and of the second
+#: drawer's ``Look.name()``, parts joined by ``/``).
+LOOK_PARTS = ("string", "wood", "shapes", "canvas", "texture", "light", "shadow")
+#: The parts the "what still fails" table groups by: those held back from tuning.
+FAIL_PARTS = ("string", "wood")
+
+
+def _failure_look(f: dict[str, Any]) -> dict[str, str]:
+    """A failure's look by part: ``bench_picasso`` gives a dict, the second drawer a name
+    (``black/light/kit/...``); ``{}`` in the kit look."""
+    look = f.get("look")
+    if isinstance(look, dict):
+        return {str(k): str(v) for k, v in look.items()}
+    if isinstance(look, str):
+        return dict(zip(LOOK_PARTS, look.split("/"), strict=False))
+    return {}
+
+
+def failure_kinds(f: dict[str, Any]) -> list[str]:
+    """What went wrong on one failed board (a ``failures`` entry of ``bench_picasso`` or of
+    the second drawer's ``measure``): ``no board``, ``false occlusion``, ``hand not
+    reported``, or per piece kind whose count is off ``missed <kind>``/``extra <kind>``
+    (kinds ``long``, ``short``, ``shape``, ``string``)."""
+    if "want" not in f:
+        if f.get("false_occlusion"):
+            return ["false occlusion"]
+        return ["hand not reported"] if f.get("occlusion_missed") else ["no board"]
+    out = []
+    for k in KINDS:
+        d = int(f["got"].get(k, 0)) - int(f["want"].get(k, 0))
+        if d:
+            out.append(f"{'extra' if d > 0 else 'missed'} {k.replace('_stick', '')}")
+    return out
+
+
+def _kinds_text(failures: list[dict[str, Any]]) -> str:
+    """``missed string 3, extra short 1``: the failures' kinds, most frequent first."""
+    tally: dict[str, int] = {}
+    for f in failures:
+        for k in failure_kinds(f):
+            tally[k] = tally.get(k, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(tally.items(), key=lambda kv: -kv[1])) or "-"
+
+
+def _look_failure_lines(res: dict[str, Any]) -> list[str]:
+    """Per string colour and wood of a ``bench_picasso`` run in looks: wrong boards of the
+    counted ones, and what went wrong."""
+    lines = []
+    for part in FAIL_PARTS:
+        for name, boards in sorted(res["look_boards"].get(part, {}).items()):
+            wrong = [f for f in res["failures"] if _failure_look(f).get(part) == name]
+            lines.append(f"{part} {name}: {len(wrong)}/{boards} wrong ({_kinds_text(wrong)})")
+    return lines
+
+
+def _what_fails(
+    own: list[dict[str, Any]], drawn: list[dict[str, Any]], runs: dict[str, dict[str, Any]]
+) -> list[str]:
+    """The "what still fails" tables: failures of the runs in looks grouped by string
+    colour and wood (the held-back parts), those of our renderer (``own``,
+    ``bench_picasso`` normal runs) against its counted boards of that name, those of the
+    second drawer (``drawn``, ``measure`` runs) as a count; then every run's failed boards
+    by kind (``runs``: column name -> result)."""
+    from vision.synth.looks import LOOK_GROUPS
+
+    def group(part: str, name: str) -> str:
+        return "/".join(g for g, parts in LOOK_GROUPS.items() if name in parts[part]) or "-"
+
+    own_f = [f for r in own for f in r["failures"]]
+    drawn_f = [f for r in drawn for f in r["failures"] if not f.get("occlusion_missed")]
+    lines = [
+        "| look part | name | group | our renderer: wrong / counted | second drawer: wrong "
+        "| what goes wrong (both) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for part in FAIL_PARTS:
+        names = {n for r in own for n in r.get("look_boards", {}).get(part, {})}
+        names |= {_failure_look(f).get(part, "") for f in drawn_f} - {""}
+        for name in sorted(names, key=lambda n: (group(part, n), n)):
+            mine = [f for f in own_f if _failure_look(f).get(part) == name]
+            theirs = [f for f in drawn_f if _failure_look(f).get(part) == name]
+            counted = sum(r.get("look_boards", {}).get(part, {}).get(name, 0) for r in own)
+            lines.append(
+                f"| {part} | {name} | {group(part, name)} | {len(mine)} / {counted} "
+                f"| {len(theirs)} | {_kinds_text(mine + theirs)} |"
+            )
+    tallies = {}
+    for label, r in runs.items():
+        tally: dict[str, int] = {}
+        for f in r["failures"]:
+            for k in set(failure_kinds(f)):
+                tally[k] = tally.get(k, 0) + 1
+        tallies[label] = tally
+    kinds = sorted({k for t in tallies.values() for k in t})
+    lines += [
+        "",
+        "Failed boards by kind (a board may fail in several ways; the second drawer's boards "
+        "include hands not reported):",
+        "",
+        "| what goes wrong | " + " | ".join(tallies) + " |",
+        "|---|" + "---|" * len(tallies),
+        *(
+            f"| {k} | " + " | ".join(str(t.get(k, 0)) for t in tallies.values()) + " |"
+            for k in kinds
+        ),
+    ]
+    return lines
+
+
+def _looks_runs(full: bool) -> dict[str, Any]:
+    """The runs in other looks than the kit's (full profile only; the quick one skips
+    them): our renderer's normal (run seed 1, 100 boards) and hard (run seed 1, 60) boards
+    in development and held-back looks, and the second drawer's boards (seed 0, 80) in the
+    kit look and both groups."""
+    if not full:
+        return {}
+    from pictable.bench.drawers.picasso_board import measure
+
+    return {
+        "normal_dev": bench_picasso("normal", LOOKS_NORMAL_N, 1, looks="dev"),
+        "normal_held": bench_picasso("normal", LOOKS_NORMAL_N, 1, looks="held"),
+        "hard_dev": bench_picasso("hard", LOOKS_HARD_N, 1, looks="dev"),
+        "hard_held": bench_picasso("hard", LOOKS_HARD_N, 1, looks="held"),
+        **{f"drawn_{lk}": measure(DRAWN_N, 0, looks=lk) for lk in ("kit", "dev", "held")},
+    }
+
+
+#: Boards per run in other looks (full report): our renderer's normal and hard tiers, and
+#: the second drawer's.
+LOOKS_NORMAL_N = 100
+LOOKS_HARD_N = 60
+DRAWN_N = 80
+
+
 def report(profile: str) -> dict[str, Any]:
     """The ``pictable bench`` hook (``reader-picasso``): ``quick`` (a few boards and one
     turn, about a minute) or ``full`` (the issue's figures: 400 normal-tier boards and 120
     held-out ones, 100 hard-tier boards with and without the camera's intrinsics, the speed,
-    the shape model against geometry alone, two rendered turns; a few minutes on cached
-    boards)."""
+    the shape model against geometry alone, two rendered turns, and issue 25's other looks:
+    our boards in development and held-back looks, the second drawer's in the kit look and
+    both groups, and what still fails there by string colour, wood and kind; a few minutes
+    on cached boards)."""
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     full = profile == "full"
@@ -417,6 +574,7 @@ def report(profile: str) -> dict[str, Any]:
     speed = bench_speed(speed_n, 0)
     turns = bench_turns(turn_seeds)
     seams = bench_seams(6, 1) if full else None
+    looked = _looks_runs(full)
 
     counted = normal["counted"]
     counts_share = normal["counts_right"] / counted if counted else 0.0
@@ -475,6 +633,20 @@ def report(profile: str) -> dict[str, Any]:
     ]
     if hard_cal is not None:
         lines.append(tier_row("hard, with the camera's intrinsics", hard_cal))
+    if looked:
+        lines += [
+            tier_row(
+                f"normal, development looks (run seed 1, {LOOKS_NORMAL_N})", looked["normal_dev"]
+            ),
+            tier_row(
+                f"normal, held-back looks (run seed 1, {LOOKS_NORMAL_N})", looked["normal_held"]
+            ),
+            tier_row(f"hard, development looks (run seed 1, {LOOKS_HARD_N})", looked["hard_dev"]),
+            tier_row(f"hard, held-back looks (run seed 1, {LOOKS_HARD_N})", looked["hard_held"]),
+            tier_row(f"second drawer, kit look (seed 0, {DRAWN_N})", looked["drawn_kit"]),
+            tier_row(f"second drawer, development looks (seed 0, {DRAWN_N})", looked["drawn_dev"]),
+            tier_row(f"second drawer, held-back looks (seed 0, {DRAWN_N})", looked["drawn_held"]),
+        ]
     lines += [
         "",
         "| figure | value | target |",
@@ -502,6 +674,42 @@ def report(profile: str) -> dict[str, Any]:
         "the board found (small, blurred markers under strong lens distortion).",
         "",
     ]
+    if looked:
+        lines += [
+            "**Other looks** (issue 25). The kit may look otherwise than KIT.md's: the same "
+            "boards (same seeds, same pieces) are drawn in a random look per board "
+            "(`vision.synth.looks`, its own random stream): the string's colour (black, "
+            "red-brown, blue, jute, white; held back: brown, green, dark red, grey) and "
+            "thickness (1.5-4 mm), the sticks' wood or paint (light, dark, painted red or blue; "
+            "held back: honey, stained, painted green or black; painted ones with a sheen), the "
+            "shapes' colours (the kit's; held back: the kit's or orange, purple, pink, teal), "
+            "the canvas's tint (white, cream; held back: light grey, off-white) and texture "
+            "(plain, paper; held back: woven canvas, plain), the light's temperature (neutral, "
+            "warm; held back: cool, neutral), soft or hard shadows, the table and the frame. "
+            "Development looks are the only ones to tune the reader on; held-back looks "
+            "(string colours and woods never used while tuning) measure what it learnt. The "
+            "second drawer (`pictable/bench/drawers/picasso_board.py`, plain OpenCV, its own "
+            "colours) draws the same groups; its rows read as ours (a board with a hand over "
+            "the canvas is not counted and must be reported occluded).",
+            "",
+            "**What still fails in other looks** (normal tier of our renderer, both drawers' "
+            "development and held-back looks):",
+            "",
+            *_what_fails(
+                [looked["normal_dev"], looked["normal_held"]],
+                [looked["drawn_dev"], looked["drawn_held"]],
+                {
+                    "ours, normal dev": looked["normal_dev"],
+                    "ours, normal held": looked["normal_held"],
+                    "ours, hard dev": looked["hard_dev"],
+                    "ours, hard held": looked["hard_held"],
+                    "drawer, kit": looked["drawn_kit"],
+                    "drawer, dev": looked["drawn_dev"],
+                    "drawer, held": looked["drawn_held"],
+                },
+            ),
+            "",
+        ]
     if fail_rows:
         lines += [
             "Wrong normal boards (true -> read):",
@@ -598,6 +806,21 @@ def report(profile: str) -> dict[str, Any]:
             "target": "-",
             "met": None,
         },
+        *(
+            {
+                "figure": f"Picasso {label}: exact counts",
+                "value": _pct(looked[key]["counts_right"], looked[key]["counted"]),
+                "target": "-",
+                "met": None,
+            }
+            for key, label in (
+                ("normal_dev", "normal, development looks"),
+                ("normal_held", "normal, held-back looks"),
+                ("drawn_dev", "second drawer, development looks"),
+                ("drawn_held", "second drawer, held-back looks"),
+            )
+            if key in looked
+        ),
         {
             "figure": "Picasso time per 1280x720 frame (median thread CPU, one thread)",
             "value": f"{ms:.1f} ms",
@@ -633,17 +856,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seams", action="store_true", help="measure the seam test on --n boards of sticks in line"
     )
+    parser.add_argument(
+        "--looks",
+        default="kit",
+        choices=("kit", "dev", "held"),
+        help="kit: KIT.md's look (default); dev / held: a random development or held-back "
+        "look per board (issue 25)",
+    )
     args = parser.parse_args(argv)
     if args.seams:
         print(json.dumps(bench_seams(args.n, args.seed or 1)))
         return 0
-    res = bench_picasso(args.tier, args.n, args.seed, calibrated=args.calibrated)
+    res = bench_picasso(
+        args.tier,
+        args.n,
+        args.seed,
+        calibrated=args.calibrated,
+        looks=None if args.looks == "kit" else args.looks,
+    )
     if args.json:
         print(json.dumps(res, indent=2))
         return 0
     print(
         f"{res['tier']} ({'calibrated' if res['calibrated'] else 'no calibration'}), "
-        f"{res['boards']} boards, seed {res['seed']}:\n"
+        f"{res['boards']} boards, seed {res['seed']}, looks {res['looks']}:\n"
         f"  counted {res['counted']}: counts right {res['counts_right']} "
         f"({res['counts_right_pct']}%), "
         f"cost right {res['cost_right']} ({res['cost_right_pct']}%), no board {res['no_board']}, "
@@ -656,6 +892,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     for f in res["failures"]:
         print("   ", f)
+    if res["look_boards"]:
+        print("  what fails, by look part (wrong / counted boards):")
+        for line in _look_failure_lines(res):
+            print("   ", line)
     return 0
 
 
