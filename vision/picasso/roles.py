@@ -113,8 +113,8 @@ def assign_roles(
     whatever their colour (``ink_bars``): a patch is a bar where it lies on one."""
     from vision.picasso.segment import lab_of  # (segment imports this module)
 
-    wood_code, first = codes["WOOD"], codes["FIRST_COLOUR"]
-    piece_codes = [wood_code, codes["DARK"], codes["OTHER"]]
+    wood_code, dark_code, first = codes["WOOD"], codes["DARK"], codes["FIRST_COLOUR"]
+    piece_codes = [wood_code, dark_code, codes["OTHER"]]
     piece_codes += [first + k for k in range(len(colour_names))]
     present = np.bincount(labels.ravel(), minlength=256)
     names = list(colour_names)
@@ -128,10 +128,16 @@ def assign_roles(
     core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_core, k_core))
     h, w = labels.shape
     on_bar = cv2.resize(bars.mask, (w, h), interpolation=cv2.INTER_NEAREST)
+    # Dark bars (dark wood, black paint) are not in the ink bars, which leave dark neutral
+    # things to the string, and their colour falls between dark and wood: wood and dark
+    # together, less what is too thin for a stick, judged by their own ridge.
+    if present[dark_code]:
+        out = _dark_bars(labels, wood_code, dark_code, core_kernel, s)
+        present = np.bincount(out.ravel(), minlength=256)
     for code in piece_codes:
         if present[code] < 0.5 * smallest * s * s * 0.35:
             continue
-        mask = (labels == code).astype(np.uint8)
+        mask = (out == code).astype(np.uint8)
         # a stick's width fits in the patch somewhere: not the string alone
         core = opened(mask, core_kernel)
         if not core.any():
@@ -187,6 +193,66 @@ def assign_roles(
                     if long_enough and rest_bar[j] >= BAR_SHARE * rs[j, cv2.CC_STAT_AREA]:
                         out[box][rl == j] = wood_code
     return out, tuple(names)
+
+
+def _dark_bars(
+    labels: NDArray[np.uint8],
+    wood_code: int,
+    dark_code: int,
+    core_kernel: NDArray[np.uint8],
+    s: float,
+) -> NDArray[np.uint8]:
+    """``labels`` with the dark pixels of mostly dark bars (``_own_bars`` on wood and dark
+    together, less what is thinner than ``CORE_MM``) made wood; ``labels`` itself when
+    there are none."""
+    both = ((labels == wood_code) | (labels == dark_code)).astype(np.uint8)
+    thick = opened(both, core_kernel)
+    if not thick.any():
+        return labels
+    n, lab, stats = patches(thick)
+    is_bar = _own_bars(thick, lab, n, stats, s)
+    if not is_bar.any():
+        return labels
+    # (mostly dark: the string where it crosses a light stick stays the string)
+    dark_px = np.bincount(lab[labels == dark_code], minlength=n)
+    is_bar *= dark_px >= 0.5 * stats[:, cv2.CC_STAT_AREA]
+    hit = np.take(is_bar.astype(np.uint8), lab) > 0
+    turn = hit & (labels == dark_code)
+    if not turn.any():
+        return labels
+    out = labels.copy()
+    out[turn] = wood_code
+    return out
+
+
+def _own_bars(
+    mask: NDArray[np.uint8],
+    lab: NDArray[np.int32],
+    n: int,
+    stats: NDArray[np.int32],
+    s: float,
+) -> NDArray[np.float64]:
+    """(n,) 1.0 for each patch of ``mask`` (labelled ``lab``, ``stats``) that is a bar by its
+    own shape: at least ``BAR_MIN_MM`` long, about a stick wide along its ridge, straight if
+    no larger than one stick; else 0.0."""
+    out = np.zeros(n, np.float64)
+    extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / s
+    area = stats[:, cv2.CC_STAT_AREA] / (s * s)
+    cand = np.flatnonzero(extent >= BAR_MIN_MM)
+    cand = cand[cand > 0]
+    if not len(cand):
+        return out
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3) / s
+    ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)
+    ridge_lab, ridge_dist = lab[ridge], dist[ridge]
+    for i in cand:
+        half = ridge_dist[ridge_lab == i]
+        if len(half) < 8 or not BAR_HALF_MM[0] <= float(np.median(half)) <= BAR_HALF_MM[1]:
+            continue
+        if area[i] <= SINGLE_BAR_MM2 and not _straight(lab, stats[i], int(i), s):
+            continue
+        out[i] = 1.0
+    return out
 
 
 def _colour_code(
