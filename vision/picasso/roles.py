@@ -153,6 +153,7 @@ def assign_roles(
         body_px = np.bincount(lab[body > 0], minlength=n).astype(np.float64) / (s * s)
         bar_px = np.bincount(lab[on_bar > 0], minlength=n).astype(np.float64) / (s * s)
         extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        own: NDArray[np.float64] | None = None  # bars by their own ridge, when asked
         for i in range(1, n):
             if core_px[i] == 0:
                 continue  # the string, or a speck
@@ -162,15 +163,22 @@ def assign_roles(
             # sticks' own colour is a shape only if it is nearly all body)
             share = WOOD_BODY_SHARE if code == wood_code else BODY_SHARE
             is_shape = body_px[i] >= share * area[i] and body_px[i] >= 0.35 * smallest
-            if not is_shape and (
-                code == wood_code
-                or extent[i] < piece_px
-                or bar_px[i] < BAR_SHARE * area[i]
-                # a small piece must be a straight one itself (not a shape's corner cut off
-                # by the string beside a stick, which joins the stick's bar)
-                or (area[i] <= SINGLE_BAR_MM2 and not _straight(lab, stats[i], i, s))
-            ):
-                continue
+            if not is_shape:
+                if (
+                    code == wood_code
+                    or extent[i] < piece_px
+                    # a small piece must be a straight one itself (not a shape's corner cut
+                    # off by the string beside a stick, which joins the stick's bar)
+                    or (area[i] <= SINGLE_BAR_MM2 and not _straight(lab, stats[i], i, s))
+                ):
+                    continue
+                if bar_px[i] < BAR_SHARE * area[i]:
+                    # not on a bar of the whole ink (a shape touching it makes that patch
+                    # no bar): a bar by its own ridge
+                    if own is None:
+                        own = _own_bars(mask, lab, n, stats, s)
+                    if not own[i]:
+                        continue
             x, y, bw, bh = stats[i, :4]
             box = (slice(y, y + bh), slice(x, x + bw))
             sub = lab[box] == i
@@ -188,9 +196,11 @@ def assign_roles(
             if rest.any():
                 m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
                 rest_bar = np.bincount(rl[on_bar[box] > 0], minlength=m)
+                rest_own = _own_bars(rest, rl, m, rs, s, PIECE_MIN_MM, PIECE_MIN_MM)
                 for j in range(1, m):
                     long_enough = np.hypot(rs[j, 2], rs[j, 3]) >= piece_px
-                    if long_enough and rest_bar[j] >= BAR_SHARE * rs[j, cv2.CC_STAT_AREA]:
+                    on = rest_bar[j] >= BAR_SHARE * rs[j, cv2.CC_STAT_AREA] or rest_own[j]
+                    if long_enough and on:
                         out[box][rl == j] = wood_code
     return out, tuple(names)
 
@@ -231,14 +241,16 @@ def _own_bars(
     n: int,
     stats: NDArray[np.int32],
     s: float,
+    min_mm: float = BAR_MIN_MM,
+    single_min_mm: float = SINGLE_BAR_MIN_MM,
 ) -> NDArray[np.float64]:
     """(n,) 1.0 for each patch of ``mask`` (labelled ``lab``, ``stats``) that is a bar by its
-    own shape: at least ``BAR_MIN_MM`` long, about a stick wide along its ridge, straight if
-    no larger than one stick; else 0.0."""
+    own shape: at least ``min_mm`` long, about a stick wide along its ridge, and if no larger
+    than one stick, straight and at least ``single_min_mm`` long; else 0.0."""
     out = np.zeros(n, np.float64)
     extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / s
     area = stats[:, cv2.CC_STAT_AREA] / (s * s)
-    cand = np.flatnonzero(extent >= BAR_MIN_MM)
+    cand = np.flatnonzero(extent >= min_mm)
     cand = cand[cand > 0]
     if not len(cand):
         return out
@@ -249,7 +261,9 @@ def _own_bars(
         half = ridge_dist[ridge_lab == i]
         if len(half) < 8 or not BAR_HALF_MM[0] <= float(np.median(half)) <= BAR_HALF_MM[1]:
             continue
-        if area[i] <= SINGLE_BAR_MM2 and not _straight(lab, stats[i], int(i), s):
+        if area[i] <= SINGLE_BAR_MM2 and (
+            extent[i] < single_min_mm or not _straight(lab, stats[i], int(i), s)
+        ):
             continue
         out[i] = 1.0
     return out
