@@ -21,6 +21,10 @@ from vision.picasso.profile import KitProfile
 
 #: The string counts when this much of it (mm of line) shows.
 MIN_LENGTH_MM = 80.0
+#: A piece of dark line with this share of it within ``SHADOW_REACH_MM`` of a stick or a
+#: shape is that piece's hard drop shadow.
+SHADOW_HUG = 0.85
+SHADOW_REACH_MM = 2.0
 #: A line of any colour at most this wide (mm) is thin: wider than any string (KIT.md: 1.5 to
 #: 4 mm), narrower than any stick (6 to 10 mm).
 THIN_MM = 5.5
@@ -153,6 +157,38 @@ def with_lines(
     if not extra.any():
         return cord
     line = cord.mask | lines
+    length = float(line.sum()) / (s * s) / max(profile.string_thickness_mm, 0.5)
+    return CordReading(line, cord.thick, length, _polyline(line, s))
+
+
+def without_shadow_lines(
+    cord: CordReading, pieces: NDArray[np.uint8], s: float, profile: KitProfile
+) -> CordReading:
+    """``cord`` less its pieces of line that hug a piece along their whole length: a hard
+    drop shadow is a thin dark line along a stick's or a shape's edge, the string crosses
+    pieces or lies on the canvas apart from them. ``pieces``: (H, W) uint8 0/1 the sticks'
+    and shapes' pixels. A piece of line is dropped when ``SHADOW_HUG`` of it lies within
+    ``SHADOW_REACH_MM`` of a piece."""
+    if not cord.mask.any() or not pieces.any():
+        return cord
+    h, w = cord.mask.shape
+    small = np.ascontiguousarray(cord.mask[::2, ::2])
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
+    if n <= 1:
+        return cord
+    r = 2 * max(1, round(SHADOW_REACH_MM * s / 2)) + 1
+    near = cv2.dilate(
+        np.ascontiguousarray(pieces[::2, ::2]),
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r)),
+    )[: small.shape[0], : small.shape[1]]
+    hug = np.bincount(lab[near > 0], minlength=n)
+    drop = hug >= SHADOW_HUG * stats[:, cv2.CC_STAT_AREA]
+    drop[0] = False
+    if not drop.any():
+        return cord
+    gone_small = np.take(drop.view(np.uint8), lab)
+    gone = cv2.resize(gone_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    line = cord.mask & (1 - gone)
     length = float(line.sum()) / (s * s) / max(profile.string_thickness_mm, 0.5)
     return CordReading(line, cord.thick, length, _polyline(line, s))
 

@@ -23,7 +23,7 @@ from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
-from vision.picasso.cord import find_cord, thin_lines, with_lines
+from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
 from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
@@ -90,6 +90,10 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         wood &= 1 - lines
         other &= 1 - lines
         dark = (labels == seg.DARK).astype(np.uint8)
+    # Hard drop shadows: thin dark lines hugging a piece's edge all along.
+    cord = without_shadow_lines(
+        cord, (wood | (labels >= seg.FIRST_COLOUR)).astype(np.uint8), s, profile
+    )
     wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
     np.putmask(wm, wide > 0, 0)
     stick_fits, explained = find_sticks(wm, s, profile)
