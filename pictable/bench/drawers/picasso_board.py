@@ -23,6 +23,11 @@ drawn in ``KIT_LOOK`` (KIT.md's defaults), exactly as this drawer always drew it
     .venv/bin/python -m pictable.bench.drawers.picasso_board --n 80 --looks held  # held-back looks
     .venv/bin/python -m pictable.bench.drawers.picasso_board --n 80 --string red-brown
     .venv/bin/python -m pictable.bench.drawers.picasso_board --n 4 --looks dev --out DIR
+    .venv/bin/python -m pictable.bench.drawers.picasso_board --n 80 --tier hard  # harder camera
+
+``--tier hard`` (``draw_board``'s ``tier``) sees the same boards through a harder camera: the
+board tilted up to 40 degrees before a pinhole camera, more blur (defocus and motion), a
+glare spot, JPEG quality 40-80, and 1-2 more hands near or over the board.
 """
 
 from __future__ import annotations
@@ -154,6 +159,14 @@ def pick_look(seed: int, group: str) -> Look:
 
 
 COST = {"long_stick": 1, "short_stick": 1, "shape": 2, "string": 3}
+#: Camera tiers: "normal" (as this drawer always drew) and "hard" (``draw_board``).
+TIERS = ("normal", "hard")
+#: The hard tier's random stream: ``default_rng([seed, HARD_STREAM])``.
+HARD_STREAM = 40
+#: The hard tier's pinhole camera: focal length (px; 1280 px across is then about 65
+#: degrees) and the most the board's plane tilts from facing it.
+FOCAL_PX = 1000.0
+MAX_TILT_DEG = 40.0
 
 #: The flat scene is drawn at this scale, over this part of the table (mm, canvas origin).
 DRAW_PX_PER_MM = 3.0
@@ -351,11 +364,20 @@ def draw_board(
     hand: bool | None = None,
     string: bool | None = None,
     look: Look = KIT_LOOK,
+    tier: str = "normal",
 ) -> Board:
     """One photo of the board (module docstring), drawn from ``seed`` in ``look``: 0-10
     sticks of which several cross, 0-4 shapes, the string on half the boards, spare pieces
     beside the board, a hand over the canvas on a quarter of them (or as ``hand`` says).
-    The same seed puts the same pieces in the same places whatever the look."""
+    The same seed puts the same pieces in the same places whatever the look and the tier.
+
+    ``tier`` "hard" (``TIERS``) adds, from a random stream of its own (so that the normal
+    tier draws exactly as before, and a hard board holds the same pieces): 1-2 more hands
+    near the board or over it, and a harder camera (``_photograph``'s ``hard``): the board
+    tilted up to 40 degrees before a pinhole camera, stronger blur, a glare spot, JPEG
+    quality 40-80. ``Board.hand`` says whether any hand covers part of the canvas."""
+    if tier not in TIERS:
+        raise ValueError(f"tier {tier!r}: one of {TIERS}")
     rng = np.random.default_rng(seed)
     look_rng = np.random.default_rng([seed, 26])  # the look's own draws (texture, sheen)
     cv = _Canvas(rng)
@@ -475,7 +497,7 @@ def draw_board(
         )
         shown = float((cv.labels[full > 0] == p["label"]).mean())
         if shown < 0.65:
-            return draw_board(seed + 7_919, hand=hand, string=string, look=look)
+            return draw_board(seed + 7_919, hand=hand, string=string, look=look, tier=tier)
 
     if string:
         path = _string_path(rng, True)
@@ -516,8 +538,11 @@ def draw_board(
             4,
         )
 
-    if hand:
-        _hand(cv, rng)
+    covered = _hand(cv, rng) if hand else False
+    hard = np.random.default_rng([seed, HARD_STREAM]) if tier == "hard" else None
+    if hard is not None:
+        for _ in range(1 if hard.random() < 0.7 else 2):
+            covered |= _hand(cv, hard, near=bool(hard.random() < 0.75))
 
     counts = {
         "long_stick": sum(1 for s in segs if s["kind"] == "long_stick"),
@@ -525,15 +550,24 @@ def draw_board(
         "shape": len(centres),
         "string": int(string),
     }
-    frame = _photograph(cv.img, rng, LIGHTS[look.light])
-    return Board(frame, counts, hand, crossings, pieces, look)
+    frame = _photograph(cv.img, rng, LIGHTS[look.light], hard)
+    return Board(frame, counts, covered, crossings, pieces, look)
 
 
-def _hand(cv: _Canvas, rng: np.random.Generator) -> None:
-    """An arm coming in over the bottom or a side of the board, a palm over the canvas."""
+def _hand(cv: _Canvas, rng: np.random.Generator, near: bool = False) -> bool:
+    """An arm coming in over the bottom or a side of the board, a palm over the canvas (or,
+    ``near``, its fingertips short of the canvas on the side the arm comes from: beside
+    the board, perhaps over a marker); whether any of it covers part of the canvas."""
     skin = np.array(rng.uniform([90, 120, 170], [140, 170, 225]))
-    tip = rng.uniform([80, 70], [CANVAS_W_MM - 80, CANVAS_H_MM - 60])
-    side = rng.integers(0, 3)
+    if near:
+        side = int(rng.integers(0, 3))
+        low, high = ([-40, 300], [400, 380]) if side == 0 else ([-140, -20], [-45, 280])
+        tip = rng.uniform(low, high)
+        if side == 2:
+            tip[0] = CANVAS_W_MM - tip[0]
+    else:
+        tip = rng.uniform([80, 70], [CANVAS_W_MM - 80, CANVAS_H_MM - 60])
+        side = int(rng.integers(0, 3))
     start = {
         0: np.array([tip[0] + rng.uniform(-80, 80), 420.0]),
         1: np.array([-250.0, tip[1] + rng.uniform(-60, 60)]),
@@ -545,34 +579,53 @@ def _hand(cv: _Canvas, rng: np.random.Generator) -> None:
     wrist = tip - d * 90
     arm = np.array([start + n * 45, wrist + n * 38, wrist - n * 38, start - n * 45])
     cv.shadow(arm, (6, 8))
-    cv.poly(arm, tuple(float(v) for v in skin * 0.95))
     palm = wrist - d * 5
     ax = (int(60 * DRAW_PX_PER_MM), int(42 * DRAW_PX_PER_MM))
     centre = tuple(int(v) for v in cv.px((palm + d * 45)[None])[0] // 16)
     angle = math.degrees(math.atan2(d[1], d[0]))
-    cv2.ellipse(cv.img, centre, ax, angle, 0, 360, tuple(float(v) for v in skin), -1, cv2.LINE_AA)
+    fingers = []
     for f in range(4):
         base = palm + d * 80 + n * (-27 + 18 * f)
-        tipf = base + d * rng.uniform(25, 45)
-        cv2.line(
-            cv.img,
-            tuple(cv.px(base[None])[0]),
-            tuple(cv.px(tipf[None])[0]),
-            tuple(float(v) for v in skin * 1.02),
-            round(15 * DRAW_PX_PER_MM),
-            cv2.LINE_AA,
-            4,
+        fingers.append((base, base + d * rng.uniform(25, 45)))
+    # drawn on the picture, and on a mask of the hand to tell whether it covers the canvas
+    mask = np.zeros((cv.h, cv.w), np.uint8)
+    for img, arm_c, palm_c, finger_c in (
+        (cv.img, skin * 0.95, skin, skin * 1.02),
+        (mask, (1,), (1,), (1,)),
+    ):
+        cv2.fillPoly(img, [cv.px(arm)], tuple(float(v) for v in arm_c), cv2.LINE_AA, 4)
+        cv2.ellipse(
+            img, centre, ax, angle, 0, 360, tuple(float(v) for v in palm_c), -1, cv2.LINE_AA
         )
+        for base, tipf in fingers:
+            cv2.line(
+                img,
+                tuple(cv.px(base[None])[0]),
+                tuple(cv.px(tipf[None])[0]),
+                tuple(float(v) for v in finger_c),
+                round(15 * DRAW_PX_PER_MM),
+                cv2.LINE_AA,
+                4,
+            )
+    x0, y0 = (-np.array(TABLE_MM[:2]) * DRAW_PX_PER_MM).round().astype(int)
+    w, h = round(CANVAS_W_MM * DRAW_PX_PER_MM), round(CANVAS_H_MM * DRAW_PX_PER_MM)
+    return bool(mask[y0 : y0 + h, x0 : x0 + w].any())
 
 
 def _photograph(
     img: NDArray[np.float32],
     rng: np.random.Generator,
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    hard: np.random.Generator | None = None,
 ) -> NDArray[np.uint8]:
     """The flat drawing as a 1280 x 720 camera sees it: a homography (scale 0.95-1.5 px/mm,
     turned up to 15 degrees, corners tilted by up to 5%), uneven light of colour ``gains``
-    (BGR gains), blur, noise, JPEG."""
+    (BGR gains), blur, noise, JPEG.
+
+    With ``hard`` (the hard tier's own random stream; ``rng`` draws as for the normal tier,
+    so that the rest of the photo stays as it was): the board seen by a pinhole camera,
+    tilted up to 40 degrees (``_tilted_camera``), a glare spot, more blur (defocus, and
+    motion on half the boards) and JPEG quality 40-80."""
     w, h = FRAME_WH
     scale = rng.uniform(0.95, 1.5)
     ang = math.radians(rng.uniform(-15, 15))
@@ -583,9 +636,14 @@ def _photograph(
     dst = (canvas - mid) @ rot.T * scale + [cx, cy]
     dst += rng.uniform(-0.05, 0.05, (4, 2)) * scale * np.array([CANVAS_W_MM, CANVAS_H_MM])
     src = (canvas - TABLE_MM[:2]) * DRAW_PX_PER_MM
-    hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    hm = np.asarray(
+        cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), np.float64
+    )
     # Anti-alias before shrinking (the drawing has ~3 px per frame pixel).
     sigma = 0.45 * DRAW_PX_PER_MM / scale
+    if hard is not None:
+        hm, least = _tilted_camera(hard, scale, ang, (cx, cy))
+        sigma = 0.45 / least
     smooth = cv2.GaussianBlur(img, (0, 0), sigma)
     out = cv2.warpPerspective(
         smooth,
@@ -615,13 +673,109 @@ def _photograph(
     light *= rng.uniform(0.85, 1.05)
     tint = (rng.uniform(0.97, 1.03, 3) * np.array(gains)).astype(np.float32)
     out = out * light[:, :, None] * tint[None, None, :]
+    if hard is not None and hard.random() < 0.8:
+        out = _glare(np.asarray(out, np.float32), hm, hard)
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.1))
+    if hard is not None:
+        out = _hard_blur(np.asarray(out, np.float32), hard)
     out += rng.normal(0, rng.uniform(1.5, 4.0), out.shape).astype(np.float32)
     frame = np.clip(out, 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 95))])
+    quality = int(rng.integers(80, 95))
+    if hard is not None:
+        quality = int(hard.integers(40, 81))
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise OSError("cannot encode JPEG")
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+
+
+def _tilted_camera(
+    hard: np.random.Generator, scale: float, turn: float, centre: tuple[float, float]
+) -> tuple[NDArray[np.float64], float]:
+    """(drawing px -> frame px, the least frame px per drawing px at the canvas's corners):
+    a pinhole camera (focal ``FOCAL_PX``) whose axis meets the canvas centre, the board
+    turned by ``turn`` in its plane and then tilted by up to ``MAX_TILT_DEG`` about a
+    random line in it, at the distance that sees ``scale`` px/mm at the canvas centre (less
+    by steps of 8% until the four markers lie inside the frame), the canvas centre at
+    frame pixel ``centre`` (the principal point)."""
+    tilt = math.radians(hard.uniform(0.0, MAX_TILT_DEG))
+    axis = hard.uniform(0.0, 2 * math.pi)
+    spin = np.array(
+        [[math.cos(turn), -math.sin(turn), 0], [math.sin(turn), math.cos(turn), 0], [0, 0, 1]]
+    )
+    lean, _ = cv2.Rodrigues(np.array([math.cos(axis), math.sin(axis), 0.0]) * tilt)
+    rot = lean @ spin
+    mid = np.array([CANVAS_W_MM / 2, CANVAS_H_MM / 2])
+    # drawing px -> board mm from the canvas centre
+    k = DRAW_PX_PER_MM
+    to_mm = np.array(
+        [[1 / k, 0, TABLE_MM[0] - mid[0]], [0, 1 / k, TABLE_MM[1] - mid[1]], [0, 0, 1]]
+    )
+    outer = np.array([[-30, -30], [390, -30], [390, 290], [-30, 290]], np.float64) - mid
+    w, h = FRAME_WH
+    for _ in range(12):
+        cam = np.array([[FOCAL_PX, 0, centre[0]], [0, FOCAL_PX, centre[1]], [0, 0, 1]])
+        plane = cam @ np.column_stack([rot[:, 0], rot[:, 1], [0, 0, FOCAL_PX / scale]])
+        seen = cv2.perspectiveTransform(outer.reshape(-1, 1, 2), plane).reshape(-1, 2)
+        if (seen >= 4).all() and (seen[:, 0] <= w - 5).all() and (seen[:, 1] <= h - 5).all():
+            break
+        scale *= 0.92
+    hm = plane @ to_mm
+    least = min(_least_gain(hm, (c + mid - TABLE_MM[:2]) * k) for c in outer)
+    return hm, least
+
+
+def _least_gain(hm: NDArray[np.float64], p: NDArray[np.float64]) -> float:
+    """The least stretch (smaller singular value of the Jacobian) of homography ``hm`` at
+    point ``p``."""
+    x, y = float(p[0]), float(p[1])
+    u, v, z = hm @ np.array([x, y, 1.0])
+    jac = np.array(
+        [
+            [(hm[0, 0] * z - u * hm[2, 0]) / z**2, (hm[0, 1] * z - u * hm[2, 1]) / z**2],
+            [(hm[1, 0] * z - v * hm[2, 0]) / z**2, (hm[1, 1] * z - v * hm[2, 1]) / z**2],
+        ]
+    )
+    return float(np.linalg.svd(jac, compute_uv=False)[-1])
+
+
+def _glare(
+    out: NDArray[np.float32], hm: NDArray[np.float64], hard: np.random.Generator
+) -> NDArray[np.float32]:
+    """A glare spot: a bright soft blob (40-140 px, adding 60-220 grey levels at its
+    middle, so that sometimes the board saturates there) somewhere over the board."""
+    spot_mm = hard.uniform([-30.0, -30.0], [CANVAS_W_MM + 30, CANVAS_H_MM + 30])
+    spot = (spot_mm - TABLE_MM[:2]) * DRAW_PX_PER_MM
+    gx, gy = cv2.perspectiveTransform(spot.reshape(1, 1, 2), hm).reshape(2)
+    radius, peak = hard.uniform(40, 140), hard.uniform(60, 220)
+    h, w = out.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    blob = peak * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * radius**2))
+    return np.asarray(out + blob[:, :, None], np.float32)
+
+
+def _hard_blur(out: NDArray[np.float32], hard: np.random.Generator) -> NDArray[np.float32]:
+    """More blur: defocus (a Gaussian of 0.6-1.6 px more) and, on half the boards, motion
+    (a line 3-9 px long at any angle)."""
+    out = np.asarray(cv2.GaussianBlur(out, (0, 0), hard.uniform(0.6, 1.6)), np.float32)
+    if hard.random() < 0.5:
+        length = hard.uniform(3.0, 9.0)
+        angle = hard.uniform(0.0, math.pi)
+        size = math.ceil(length) | 1
+        kernel = np.zeros((size, size), np.float32)
+        c = (size - 1) / 2
+        dx, dy = math.cos(angle) * (length - 1) / 2, math.sin(angle) * (length - 1) / 2
+        cv2.line(
+            kernel,
+            (round((c - dx) * 16), round((c - dy) * 16)),
+            (round((c + dx) * 16), round((c + dy) * 16)),
+            1.0,
+            1,
+            cv2.LINE_AA,
+            4,
+        )
+        out = np.asarray(cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6)), np.float32)
+    return out
 
 
 def board_look(seed: int, looks: str, string: str | None = None) -> Look:
@@ -640,11 +794,12 @@ def measure(
     looks: str = "kit",
     string: str | None = None,
     profile: Any = None,
+    tier: str = "normal",
 ) -> dict[str, Any]:
-    """Read ``n`` drawn boards (scene ``i`` uses seed ``seed * 100_003 + i``, in the looks of
-    ``board_look``; ``profile``: a kit profile for the reader, None for the default):
-    boards with a hand over the canvas must be reported occluded; the others counted
-    exactly. Failures name the board's look."""
+    """Read ``n`` drawn boards of camera ``tier`` (scene ``i`` uses seed ``seed * 100_003 +
+    i``, in the looks of ``board_look``; ``profile``: a kit profile for the reader, None
+    for the default): boards with a hand over the canvas must be reported occluded; the
+    others counted exactly. Failures name the board's look."""
     from calibration.result import Failure
     from vision.picasso import read_board
 
@@ -655,7 +810,7 @@ def measure(
     failures: list[dict[str, Any]] = []
     for i in range(n):
         board_seed = seed * 100_003 + i
-        b = draw_board(board_seed, look=board_look(board_seed, looks, string))
+        b = draw_board(board_seed, look=board_look(board_seed, looks, string), tier=tier)
         t0 = time.thread_time()
         r = read_board(b.frame, **kwargs)
         ms.append(1e3 * (time.thread_time() - t0))
@@ -691,6 +846,7 @@ def measure(
             )
     return {
         "boards": n,
+        "tier": tier,
         "looks": looks,
         "counted": counted,
         "counts_right": right,
@@ -718,6 +874,13 @@ def main(argv: list[str] | None = None) -> int:
         "held-back look per board (default kit)",
     )
     ap.add_argument("--string", choices=sorted(STRING_LOOKS), help="force the string's look")
+    ap.add_argument(
+        "--tier",
+        choices=TIERS,
+        default="normal",
+        help="normal: the camera as always; hard: tilted up to 40 degrees, more blur, glare, "
+        "JPEG 40-80, 1-2 more hands near or over the board (default normal)",
+    )
     ap.add_argument("--kit", type=Path, help="a kit profile (kit learn picasso) for the reader")
     ap.add_argument("--out", type=Path, help="write the photos (PNG) and their truth here")
     args = ap.parse_args(argv)
@@ -725,9 +888,11 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         for i in range(args.n):
             board_seed = args.seed * 100_003 + i
-            b = draw_board(board_seed, look=board_look(board_seed, args.looks, args.string))
+            look = board_look(board_seed, args.looks, args.string)
+            b = draw_board(board_seed, look=look, tier=args.tier)
             cv2.imwrite(str(args.out / f"board_{i:03d}.png"), b.frame)
             truth = {"counts": b.counts, "hand": b.hand, "crossings": b.crossings}
+            truth["tier"] = args.tier
             truth["look"] = asdict(b.look)
             (args.out / f"board_{i:03d}.json").write_text(json.dumps(truth))
         return 0
@@ -736,7 +901,9 @@ def main(argv: list[str] | None = None) -> int:
         from vision.picasso.profile import load_profile
 
         profile = load_profile(args.kit)
-    res = measure(args.n, args.seed, looks=args.looks, string=args.string, profile=profile)
+    res = measure(
+        args.n, args.seed, looks=args.looks, string=args.string, profile=profile, tier=args.tier
+    )
     print(json.dumps({k: v for k, v in res.items() if k != "failures"}))
     for f in res["failures"]:
         print("  ", f)
