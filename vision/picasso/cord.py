@@ -25,6 +25,8 @@ MIN_LENGTH_MM = 80.0
 #: shape is that piece's hard drop shadow.
 SHADOW_HUG = 0.85
 SHADOW_REACH_MM = 2.0
+#: ... unless it comes within this (mm) of the rest of the string (which then lies along it).
+SHADOW_NEAR_STRING_MM = 6.0
 #: A line of any colour at most this wide (mm) is thin: wider than any string (KIT.md: 1.5 to
 #: 4 mm), narrower than any stick (6 to 10 mm).
 THIN_MM = 5.5
@@ -168,7 +170,7 @@ def without_shadow_lines(
     drop shadow is a thin dark line along a stick's or a shape's edge, the string crosses
     pieces or lies on the canvas apart from them. ``pieces``: (H, W) uint8 0/1 the sticks'
     and shapes' pixels. A piece of line is dropped when ``SHADOW_HUG`` of it lies within
-    ``SHADOW_REACH_MM`` of a piece."""
+    ``SHADOW_REACH_MM`` of a piece and it does not go on from the rest of the string."""
     if not cord.mask.any() or not pieces.any():
         return cord
     h, w = cord.mask.shape
@@ -184,6 +186,18 @@ def without_shadow_lines(
     hug = np.bincount(lab[near > 0], minlength=n)
     drop = hug >= SHADOW_HUG * stats[:, cv2.CC_STAT_AREA]
     drop[0] = False
+    if not drop.any():
+        return cord
+    # nor is a piece that goes on from the string kept (its end near it): the string lying
+    # along a stick
+    kept = (small > 0) & ~np.take(drop, lab)
+    if kept.any():
+        k = 2 * max(1, round(SHADOW_NEAR_STRING_MM * s / 2)) + 1
+        near_kept = cv2.dilate(
+            kept.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        )
+        drop[np.unique(lab[(near_kept > 0) & (lab > 0)])] = False
+        drop[0] = False
     if not drop.any():
         return cord
     gone_small = np.take(drop.view(np.uint8), lab)

@@ -66,6 +66,14 @@ SINGLE_BAR_MM2 = 650.0
 SINGLE_BAR_MIN_MM = 42.0
 BAR_WIDE_MM = 14.0
 BAR_FILL = 0.65
+#: A shape colour is sticks' paint where one of its patches is a bar at least this share of
+#: the shortest stick long (a strip of a 35 mm square cut off by the string is no such bar).
+WHOLE_STICK_SHARE = 0.85
+#: A dark bar with more than this share of its surround grey is a fold or the deep part of a
+#: grey sleeve or a shadow, not a dark stick.
+DARK_BAR_GREY_RING = 0.4
+#: A patch within this (mm) of the canvas edge is cut by it: not made wood by its shape.
+EDGE_MM = 2.0
 #: A colour this close (CIE76 delta E) to a profile colour is that colour.
 SAME_COLOUR_DE = 30.0
 
@@ -108,7 +116,7 @@ def assign_roles(
 ) -> tuple[NDArray[np.uint8], tuple[str, ...]]:
     """``labels`` ((H, W) uint8 classes of ``segment`` at ``s`` px/mm) with each patch given
     the class of its role (module docstring), and the colour names extended by the colours
-    it had to name. ``codes``: the class codes ``WOOD``, ``DARK``, ``OTHER``,
+    it had to name. ``codes``: the class codes ``WOOD``, ``DARK``, ``GREY``, ``OTHER``,
     ``FIRST_COLOUR`` of ``segment`` (passed in: no import cycle); ``bars``: the bars seen
     whatever their colour (``ink_bars``): a patch is a bar where it lies on one."""
     from vision.picasso.segment import lab_of  # (segment imports this module)
@@ -132,7 +140,7 @@ def assign_roles(
     # things to the string, and their colour falls between dark and wood: wood and dark
     # together, less what is too thin for a stick, judged by their own ridge.
     if present[dark_code]:
-        out = _dark_bars(labels, wood_code, dark_code, core_kernel, s)
+        out = _dark_bars(labels, wood_code, dark_code, codes["GREY"], core_kernel, s)
         present = np.bincount(out.ravel(), minlength=256)
     for code in piece_codes:
         if present[code] < 0.5 * smallest * s * s * 0.35:
@@ -153,7 +161,20 @@ def assign_roles(
         body_px = np.bincount(lab[body > 0], minlength=n).astype(np.float64) / (s * s)
         bar_px = np.bincount(lab[on_bar > 0], minlength=n).astype(np.float64) / (s * s)
         extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        at_edge = _at_edge(stats, labels.shape, s)
         own: NDArray[np.float64] | None = None  # bars by their own ridge, when asked
+        # A kit shape's colour is sticks' paint only where some patch of it is a whole stick
+        # by itself (a shape cut by the string beside a stick leaves stick-like slivers).
+        painted = code < first or code == codes["OTHER"]
+        if not painted:
+            own = _own_bars(mask, lab, n, stats, s)
+            whole = own * (body_px < BODY_SHARE * area)
+            shortest = min(st.length_mm for st in profile.sticks)
+            painted = any(
+                _long_side(lab, stats[i], int(i)) / s >= WHOLE_STICK_SHARE * shortest
+                for i in np.flatnonzero(whole)
+                if i > 0
+            )
         for i in range(1, n):
             if core_px[i] == 0:
                 continue  # the string, or a speck
@@ -166,6 +187,8 @@ def assign_roles(
             if not is_shape:
                 if (
                     code == wood_code
+                    or not painted
+                    or at_edge[i]
                     or extent[i] < piece_px
                     # a small piece must be a straight one itself (not a shape's corner cut
                     # off by the string beside a stick, which joins the stick's bar)
@@ -193,7 +216,7 @@ def assign_roles(
             # what sticks out of the body along a bar is wood (a stick of its paint under it)
             grow = cv2.dilate(part.astype(np.uint8), np.ones((5, 5), np.uint8))
             rest = (sub & (grow == 0)).astype(np.uint8)
-            if rest.any():
+            if rest.any() and painted:
                 m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
                 rest_bar = np.bincount(rl[on_bar[box] > 0], minlength=m)
                 rest_own = _own_bars(rest, rl, m, rs, s, PIECE_MIN_MM, PIECE_MIN_MM)
@@ -209,6 +232,7 @@ def _dark_bars(
     labels: NDArray[np.uint8],
     wood_code: int,
     dark_code: int,
+    grey_code: int,
     core_kernel: NDArray[np.uint8],
     s: float,
 ) -> NDArray[np.uint8]:
@@ -223,9 +247,20 @@ def _dark_bars(
     is_bar = _own_bars(thick, lab, n, stats, s)
     if not is_bar.any():
         return labels
-    # (mostly dark: the string where it crosses a light stick stays the string)
+    # (mostly dark: the string where it crosses a light stick stays the string; and not cut
+    # by the canvas edge: the dark end of a sleeve coming in over it)
     dark_px = np.bincount(lab[labels == dark_code], minlength=n)
     is_bar *= dark_px >= 0.5 * stats[:, cv2.CC_STAT_AREA]
+    is_bar *= ~_at_edge(stats, labels.shape, s)
+    # nor in a grey surround: the dark folds of a grey sleeve, a shadow's deepest part
+    if is_bar.any():
+        k = 2 * max(1, round(1.5 * s)) + 1
+        around = cv2.dilate(lab.astype(np.uint16), np.ones((k, k), np.uint8))
+        ring = (thick == 0) & (around > 0)
+        ring_lab = around[ring]
+        grey_px = np.bincount(ring_lab[labels[ring] == grey_code], minlength=n)
+        ring_px = np.bincount(ring_lab, minlength=n)
+        is_bar *= grey_px <= DARK_BAR_GREY_RING * np.maximum(ring_px, 1)
     hit = np.take(is_bar.astype(np.uint8), lab) > 0
     turn = hit & (labels == dark_code)
     if not turn.any():
@@ -352,6 +387,27 @@ def ink_bars(normalised: NDArray[np.uint8], s: float) -> InkBars:
     keep = np.take(ok.view(np.uint8), lab_img)
     patch = np.where(keep > 0, lab_img, 0).astype(np.int32)
     return InkBars(keep.astype(np.uint8), patch)
+
+
+def _at_edge(stats: NDArray[np.int32], shape: tuple[int, ...], s: float) -> NDArray[np.bool_]:
+    """(n,) whether each patch's box reaches within ``EDGE_MM`` of the canvas edge (cut by it:
+    something coming in, not a piece lying on the canvas)."""
+    m = EDGE_MM * s
+    h, w = shape[:2]
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1 = x + stats[:, cv2.CC_STAT_WIDTH]
+    y1 = y + stats[:, cv2.CC_STAT_HEIGHT]
+    return np.asarray((x <= m) | (y <= m) | (x1 >= w - m) | (y1 >= h - m))
+
+
+def _long_side(lab_img: NDArray[np.int32], stat: NDArray[np.int32], i: int) -> float:
+    """The long side (pixels) of patch ``i``'s minimum-area rectangle."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    pts = cv2.findNonZero((lab_img[y : y + bh, x : x + bw] == i).astype(np.uint8))
+    if pts is None:
+        return 0.0
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+    return float(max(rw, rh))
 
 
 def _straight(lab_img: NDArray[np.int32], stat: NDArray[np.int32], i: int, s: float) -> bool:

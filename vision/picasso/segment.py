@@ -269,7 +269,13 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     bars = ink_bars(norm, px_per_mm)
     labels = pale_bars(classify(norm, profile), bars, (CANVAS, GREY), WOOD)
     labels, margins = blank_frame(labels, px_per_mm)
-    codes = {"WOOD": WOOD, "DARK": DARK, "OTHER": OTHER, "FIRST_COLOUR": FIRST_COLOUR}
+    codes = {
+        "WOOD": WOOD,
+        "DARK": DARK,
+        "GREY": GREY,
+        "OTHER": OTHER,
+        "FIRST_COLOUR": FIRST_COLOUR,
+    }
     labels, names = assign_roles(
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
