@@ -69,6 +69,10 @@ BAR_FILL = 0.65
 #: A shape colour is sticks' paint where one of its patches is a bar at least this share of
 #: the shortest stick long (a strip of a 35 mm square cut off by the string is no such bar).
 WHOLE_STICK_SHARE = 0.85
+#: Dark bars are looked for only where this much dark (mm^2) holds a disc this wide (mm):
+#: more than the string's crossings.
+DARK_PRECHECK_MM = 2.0
+DARK_PRECHECK_MM2 = 60.0
 #: A dark bar with more than this share of its surround grey is a fold or the deep part of a
 #: grey sleeve or a shadow, not a dark stick.
 DARK_BAR_GREY_RING = 0.4
@@ -139,22 +143,29 @@ def assign_roles(
     # Dark bars (dark wood, black paint) are not in the ink bars, which leave dark neutral
     # things to the string, and their colour falls between dark and wood: wood and dark
     # together, less what is too thin for a stick, judged by their own ridge.
-    if present[dark_code]:
+    k3 = max(3, round(DARK_PRECHECK_MM * s)) | 1
+    dark_thick = opened(
+        (labels == dark_code).astype(np.uint8),
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k3, k3)),
+    )
+    if int(dark_thick.sum()) >= DARK_PRECHECK_MM2 * s * s:
         out = _dark_bars(labels, wood_code, dark_code, codes["GREY"], core_kernel, s)
         present = np.bincount(out.ravel(), minlength=256)
     for code in piece_codes:
         if present[code] < 0.5 * smallest * s * s * 0.35:
             continue
         mask = (out == code).astype(np.uint8)
+        small = np.ascontiguousarray(mask[::2, ::2])
+        body_small = opened(small, body_kernel)
+        if code == wood_code and not body_small.any():
+            continue  # wood with no shape's body: sticks, as its colour says
+        if not _worth_a_look(small, body_small, s / 2, code, codes, smallest):
+            continue
         # a stick's width fits in the patch somewhere: not the string alone
         core = opened(mask, core_kernel)
         if not core.any():
             continue
-        small = np.ascontiguousarray(mask[::2, ::2])
-        body_small = opened(small, body_kernel)
         body = cv2.resize(body_small, (w, h), interpolation=cv2.INTER_NEAREST) & mask
-        if code == wood_code and not body.any():
-            continue  # wood with no shape's body: sticks, as its colour says
         n, lab, stats = patches(mask)
         area = stats[:, cv2.CC_STAT_AREA].astype(np.float64) / (s * s)
         core_px = np.bincount(lab[core > 0], minlength=n)
@@ -166,7 +177,10 @@ def assign_roles(
         # A kit shape's colour is sticks' paint only where some patch of it is a whole stick
         # by itself (a shape cut by the string beside a stick leaves stick-like slivers).
         painted = code < first or code == codes["OTHER"]
-        if not painted:
+        # (asked only when some patch could be a bar: long enough, no shape's body)
+        could = (core_px > 0) & (extent >= piece_px) & (body_px < BODY_SHARE * area) & ~at_edge
+        could[0] = False
+        if not painted and could.any():
             own = _own_bars(mask, lab, n, stats, s)
             whole = own * (body_px < BODY_SHARE * area)
             shortest = min(st.length_mm for st in profile.sticks)
@@ -226,6 +240,35 @@ def assign_roles(
                     if long_enough and on:
                         out[box][rl == j] = wood_code
     return out, tuple(names)
+
+
+def _worth_a_look(
+    small: NDArray[np.uint8],
+    body_small: NDArray[np.uint8],
+    s2: float,
+    code: int,
+    codes: dict[str, int],
+    smallest: float,
+) -> bool:
+    """Whether a class's patches (``small``, its mask on the half-size copy at ``s2`` px/mm;
+    ``body_small`` their bodies) may change role at all: a patch with a shape's body, in a
+    class that is no shape colour (wood needs ``WOOD_BODY_SHARE`` of it); or one long enough
+    for a stick piece with little body. The full-size work is done only then."""
+    n, lab, stats = patches(small)
+    if n <= 1:
+        return False
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64) / (s2 * s2)
+    body = np.bincount(lab[body_small > 0], minlength=n) / (s2 * s2)
+    extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / s2
+    if code < codes["FIRST_COLOUR"]:
+        share = WOOD_BODY_SHARE if code == codes["WOOD"] else BODY_SHARE
+        shape = (body >= share * area) & (body >= 0.35 * smallest)
+        if bool(shape[1:].any()):
+            return True
+        if code == codes["WOOD"]:
+            return False
+    bar = (extent >= PIECE_MIN_MM) & (body < BODY_SHARE * area)
+    return bool(bar[1:].any())
 
 
 def _dark_bars(
@@ -342,15 +385,11 @@ class InkBars:
 
 def ink_bars(normalised: NDArray[np.uint8], s: float) -> InkBars:
     """The bars of the canvas (``InkBars``), found whatever their colour."""
-    from vision.picasso.segment import WHITE_LEVEL
+    from vision.picasso.segment import levels_lab, lut_index
 
-    rgb = np.clip(normalised.astype(np.float32) / WHITE_LEVEL, 0, 1)
-    lab_full = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_BGR2Lab), np.float32)
-    light, chroma = lab_full[..., 0], np.hypot(lab_full[..., 1], lab_full[..., 2])
-    de = np.sqrt((light - 100.0) ** 2 + chroma**2)
     # anything on the canvas but dark neutral things (the string, a black cord: their own
     # classes find them), less what is too thin for a stick (the string of any colour)
-    ink_full = ((de >= INK_DE) & ((light >= 40.0) | (chroma >= 25.0))).astype(np.uint8)
+    ink_full = np.take(_ink_lut(levels_lab()), lut_index(normalised))
     k = max(3, round(THIN_LINE_MM * s)) | 1
     ink_full = opened(ink_full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     ink = np.ascontiguousarray(ink_full[::2, ::2])
@@ -408,6 +447,20 @@ def _long_side(lab_img: NDArray[np.int32], stat: NDArray[np.int32], i: int) -> f
         return 0.0
     (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
     return float(max(rw, rh))
+
+
+_INK_LUT: NDArray[np.uint8] | None = None
+
+
+def _ink_lut(lab: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """(32768,) uint8 1 for the LUT colours (``lab``: their L*a*b*, relative to the canvas)
+    that are ink: ``INK_DE`` or more from the canvas, and not dark and neutral."""
+    global _INK_LUT
+    if _INK_LUT is None:
+        light, chroma = lab[:, 0], np.hypot(lab[:, 1], lab[:, 2])
+        de = np.sqrt((light - 100.0) ** 2 + chroma**2)
+        _INK_LUT = ((de >= INK_DE) & ((light >= 40.0) | (chroma >= 25.0))).astype(np.uint8)
+    return _INK_LUT
 
 
 def _straight(lab_img: NDArray[np.int32], stat: NDArray[np.int32], i: int, s: float) -> bool:

@@ -156,25 +156,24 @@ _LUTS: dict[str, NDArray[np.uint8]] = {}
 _LAST: tuple[KitProfile, NDArray[np.uint8]] | None = None
 
 
-def _lut(profile: KitProfile, extra_wood: Lab | None = None) -> NDArray[np.uint8]:
+def _lut(profile: KitProfile) -> NDArray[np.uint8]:
     """(32768,) uint8 class of each 5-bit-per-channel normalised BGR colour (cached per
-    profile and extra wood colour)."""
+    profile)."""
     global _LAST
-    if _LAST is not None and _LAST[0] is profile and extra_wood is None:
+    if _LAST is not None and _LAST[0] is profile:
         return _LAST[1]
-    key = repr((profile.to_json(), extra_wood))
+    key = repr(profile.to_json())
     hit = _LUTS.get(key)
     if hit is None:
         if len(_LUTS) > 8:
             _LUTS.clear()
-        hit = _LUTS[key] = _build_lut(profile, extra_wood)
-    if extra_wood is None:
-        _LAST = (profile, hit)
+        hit = _LUTS[key] = _build_lut(profile)
+    _LAST = (profile, hit)
     return hit
 
 
 @lru_cache(maxsize=1)
-def _levels_lab() -> NDArray[np.float32]:
+def levels_lab() -> NDArray[np.float32]:
     """(32768, 3) read-only: L*a*b* (relative to the canvas) of every LUT entry's colour."""
     q = (np.arange(32, dtype=np.float32) * 8 + 4).astype(np.float32)
     b, g, r = np.meshgrid(q, q, q, indexing="ij")
@@ -183,14 +182,12 @@ def _levels_lab() -> NDArray[np.float32]:
     return lab
 
 
-def _build_lut(profile: KitProfile, extra_wood: Lab | None = None) -> NDArray[np.uint8]:
-    lab = _levels_lab()
+def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
+    lab = levels_lab()
     big_l, a, bb = lab[:, 0], lab[:, 1], lab[:, 2]
     chroma = np.hypot(a, bb)
     names = list(profile.colours)
     protos: list[tuple[int, Lab]] = [(WOOD, profile.wood_lab)]
-    if extra_wood is not None:  # the sticks' colour seen in this frame (``roles.ink_bars``)
-        protos.append((WOOD, extra_wood))
     protos += [(FIRST_COLOUR + k, profile.colours[n]) for k, n in enumerate(names)]
     # Distance in the chroma plane, with lightness counted a quarter as much: the light on a
     # table changes lightness far more than hue.
@@ -216,18 +213,19 @@ def _build_lut(profile: KitProfile, extra_wood: Lab | None = None) -> NDArray[np
     return out.astype(np.uint8)
 
 
-def classify(
-    normalised: NDArray[np.uint8], profile: KitProfile, extra_wood: Lab | None = None
-) -> NDArray[np.uint8]:
-    """(H, W) uint8 class codes of a normalised canvas picture (``extra_wood``: a second
-    colour of wood, the sticks' in this frame)."""
-    lut = _lut(profile, extra_wood)
+def lut_index(normalised: NDArray[np.uint8]) -> NDArray[np.uint16]:
+    """(H, W) uint16: each pixel's entry in the lookup tables (5 bits per channel)."""
     q = normalised >> 3
-    # in place on one uint16 array, and np.take: a third of the time of the plain expression
+    # in place on one uint16 array: a third of the time of the plain expression
     idx = q[:, :, 0].astype(np.uint16) << 10
     idx |= q[:, :, 1].astype(np.uint16) << 5
     idx |= q[:, :, 2]
-    return np.take(lut, idx)
+    return idx
+
+
+def classify(normalised: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
+    """(H, W) uint8 class codes of a normalised canvas picture."""
+    return np.take(_lut(profile), lut_index(normalised))
 
 
 #: Always ignored along the canvas edge, mm; and how far in the board's frame may show
