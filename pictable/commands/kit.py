@@ -54,7 +54,10 @@ Lay the board with its markers 4-7, and on its canvas, apart from each other (no
 not crossing): at least one stick of each length, one shape of each kind (circle, square,
 triangle, half-circle) in each colour you have, and the string in a loose curve. Then give a
 photo of it, or --camera to take a frame from a camera. The lengths, widths and colours are
-measured; what cannot be measured keeps the default kit's value (a note says so).
+measured; a colour is written into the profile only where it helps the reader (the measured
+colours are kept under "seen" for the record). A photo that cannot be learned from is
+refused with the reason: a piece missing, pieces touching (where, in board mm), or light
+too dim.
 """
 
 LEARN_EPILOG = """\

@@ -25,7 +25,8 @@ table; ``pictable kit learn picasso`` measures the owner's own pieces and writes
   ],
   "colours": {"red": [45, 62, 42], "blue": [40, 15, -55],
               "yellow": [85, -3, 80], "green": [55, -50, 38]},
-  "string": {"thickness_mm": 2.5, "lab": [30, 0, 0]}
+  "string": {"thickness_mm": 2.5, "lab": [30, 0, 0]},
+  "seen": {"wood_lab": [40, 15, 18], "string_lab": [20, 0, 10], "string_thickness_mm": 3.6}
 }
 ```
 
@@ -37,6 +38,13 @@ table; ``pictable kit learn picasso`` measures the owner's own pieces and writes
   picture is white-balanced so that the canvas reads (100, 0, 0), so a profile learned under
   one lamp holds under another. ``wood_lab`` is the sticks' colour, ``colours`` the shapes'
   (any names: they are reported as the piece's ``colour``), ``string.lab`` the string's.
+  The reader builds its colour classes from these (``segment``: the string's lightness is
+  its dark threshold).
+- ``seen`` (optional; ``kit learn picasso`` writes it): the colours the sticks and the string
+  were measured to have, and the string's width at half contrast, for the record and for a
+  reader that can use them. ``kit learn`` writes the fields above from these only where that
+  helps the reader (``vision.picasso.learn``: the sticks' paint when it is a shape's colour,
+  for one, would make the reader worse); a profile without ``seen`` is read as before.
 
 Unknown keys are refused (typos must not pass silently), like the event logs.
 """
@@ -99,6 +107,17 @@ Lab = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
+class SeenLook:
+    """What ``kit learn picasso`` measured of the sticks and the string (the profile's
+    ``seen``: module docstring): their colours, L*a*b* relative to the canvas, and the
+    string's width (mm) at half contrast."""
+
+    wood_lab: Lab
+    string_lab: Lab
+    string_thickness_mm: float
+
+
+@dataclass(frozen=True)
 class KitProfile:
     """The sizes and colours of a Picasso kit (module docstring: the JSON format)."""
 
@@ -124,6 +143,7 @@ class KitProfile:
     )
     string_thickness_mm: float = 2.5
     string_lab: Lab = (30.0, 0.0, 0.0)
+    seen: SeenLook | None = None
 
     # ------------------------------------------------------------------ derived sizes
     @property
@@ -152,8 +172,9 @@ class KitProfile:
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
-        """The profile as the JSON object of the module docstring."""
-        return {
+        """The profile as the JSON object of the module docstring (``seen`` only when
+        known)."""
+        out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "name": self.name,
@@ -178,6 +199,13 @@ class KitProfile:
                 "lab": [round(v, 1) for v in self.string_lab],
             },
         }
+        if self.seen is not None:
+            out["seen"] = {
+                "wood_lab": [round(v, 1) for v in self.seen.wood_lab],
+                "string_lab": [round(v, 1) for v in self.seen.string_lab],
+                "string_thickness_mm": round(self.seen.string_thickness_mm, 2),
+            }
+        return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the profile atomically (a temporary file renamed over ``path``)."""
@@ -247,6 +275,7 @@ def parse_profile(obj: Any) -> KitProfile:
             "shapes",
             "colours",
             "string",
+            "seen",
         },
         {"format", "version", "sticks", "shapes", "colours"},
     )
@@ -307,6 +336,19 @@ def parse_profile(obj: Any) -> KitProfile:
         raise ProfileError("colours must be an object: name -> [L, a, b]")
     colours = {str(k): _lab(v, f"colours.{k}") for k, v in colours_raw.items()}
     string = _keys(top.get("string", {}), "string", {"thickness_mm", "lab"}, set())
+    seen = None
+    if "seen" in top:
+        raw = _keys(
+            top["seen"],
+            "seen",
+            {"wood_lab", "string_lab", "string_thickness_mm"},
+            {"wood_lab", "string_lab", "string_thickness_mm"},
+        )
+        seen = SeenLook(
+            _lab(raw["wood_lab"], "seen.wood_lab"),
+            _lab(raw["string_lab"], "seen.string_lab"),
+            _num(raw["string_thickness_mm"], "seen.string_thickness_mm", 0, 50),
+        )
     return KitProfile(
         name=str(top.get("name", "custom")),
         source=str(top.get("source", "")),
@@ -317,6 +359,7 @@ def parse_profile(obj: Any) -> KitProfile:
         colours=colours,
         string_thickness_mm=_num(string.get("thickness_mm", 2.5), "string.thickness_mm", 0.5, 10),
         string_lab=_lab(string.get("lab", list(DEFAULT_PROFILE.string_lab)), "string.lab"),
+        seen=seen,
     )
 
 
