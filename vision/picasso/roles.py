@@ -321,14 +321,22 @@ def _own_bars(
     s: float,
     min_mm: float = BAR_MIN_MM,
     single_min_mm: float = SINGLE_BAR_MIN_MM,
+    *,
+    among: NDArray[np.bool_] | None = None,
+    widest: float = BAR_HALF_MM[1],
 ) -> NDArray[np.float64]:
-    """(n,) 1.0 for each patch of ``mask`` (labelled ``lab``, ``stats``) that is a bar by its
-    own shape: at least ``min_mm`` long, about a stick wide along its ridge, and if no larger
-    than one stick, straight and at least ``single_min_mm`` long; else 0.0."""
+    """(n,) 1.0 for each patch of ``mask`` (labelled ``lab``, ``stats``; only those of
+    ``among`` if given) that is a bar by its own shape: at least ``min_mm`` long, its median
+    half width along its ridge from ``BAR_HALF_MM[0]`` to ``widest`` (mm), and if no larger
+    than one stick (a piece of a shape cut off by the string may be a bar's worth), straight
+    and at least ``single_min_mm`` long; else 0.0."""
     out = np.zeros(n, np.float64)
     extent = np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) / s
     area = stats[:, cv2.CC_STAT_AREA] / (s * s)
-    cand = np.flatnonzero(extent >= min_mm)
+    wanted = extent >= min_mm
+    if among is not None:
+        wanted &= among
+    cand = np.flatnonzero(wanted)
     cand = cand[cand > 0]
     if not len(cand):
         return out
@@ -337,7 +345,7 @@ def _own_bars(
     ridge_lab, ridge_dist = lab[ridge], dist[ridge]
     for i in cand:
         half = ridge_dist[ridge_lab == i]
-        if len(half) < 8 or not BAR_HALF_MM[0] <= float(np.median(half)) <= BAR_HALF_MM[1]:
+        if len(half) < 8 or not BAR_HALF_MM[0] <= float(np.median(half)) <= widest:
             continue
         if area[i] <= SINGLE_BAR_MM2 and (
             extent[i] < single_min_mm or not _straight(lab, stats[i], int(i), s)
@@ -407,22 +415,8 @@ def ink_bars(normalised: NDArray[np.uint8], s: float) -> InkBars:
     ok[0] = False
     if not ok.any():
         return none
-    dist = cv2.distanceTransform(ink, cv2.DIST_L2, 3) / s2
-    ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)
-    ridge_lab = lab_img[ridge]
-    ridge_dist = dist[ridge]
-    for i in np.flatnonzero(ok):
-        sel = ridge_lab == i
-        half = ridge_dist[sel]
-        if len(half) < 8 or not (BAR_HALF_MM[0] <= float(np.median(half)) <= BAR_HALF_MM[1] + 0.7):
-            ok[i] = False
-            continue
-        if area[i] <= SINGLE_BAR_MM2 * s2 * s2 and (
-            extent[i] < SINGLE_BAR_MIN_MM or not _straight(lab_img, stats[i], i, s2)
-        ):
-            # one bar's worth, but short or bent: a piece of a shape cut off by the string
-            ok[i] = False
-            continue
+    # (a shadow along it widens a bar of the whole ink by up to 0.7 mm a side)
+    ok &= _own_bars(ink, lab_img, n, stats, s2, among=ok, widest=BAR_HALF_MM[1] + 0.7) > 0
     keep = np.take(ok.view(np.uint8), lab_img)
     patch = np.where(keep > 0, lab_img, 0).astype(np.int32)
     return InkBars(keep.astype(np.uint8), patch)

@@ -358,6 +358,43 @@ def _texture(cv: _Canvas, kind: str, rng: np.random.Generator) -> None:
     cv.img[y0 : y0 + h, x0 : x0 + w] += tex[:, :, None]
 
 
+def _board_base(
+    cv: _Canvas, rng: np.random.Generator, look: Look, texture_rng: np.random.Generator
+) -> None:
+    """The board: a white card with its shadow, the canvas's paper in ``look``'s tint and
+    texture (drawn from ``texture_rng``), markers 4-7 at its corners. (The same two draws
+    for every canvas look: the pieces drawn after stay where they are.)"""
+    white = tuple(float(v) for v in rng.uniform(225, 245, 3))
+    card = np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float)
+    cv.shadow(card, (3, 4))
+    cv.poly(card, white)
+    level, jitter = float(rng.uniform(226, 242)), rng.uniform(-5, 5, 3)
+    if look.canvas == "off-white":
+        paper = level + jitter
+    else:
+        low, high = (np.array(v, np.float64) for v in CANVAS_LOOKS[look.canvas])
+        paper = low + (level - 226) / 16 * (high - low) + 0.3 * jitter
+    cv.poly(
+        np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]]),
+        tuple(float(v) for v in paper),
+    )
+    if look.texture != "plain":
+        _texture(cv, look.texture, texture_rng)
+    aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    side = round(MARKER_MM * DRAW_PX_PER_MM)
+    for mid, (x, y) in {
+        4: (-MARKER_MM, -MARKER_MM),
+        5: (CANVAS_W_MM, -MARKER_MM),
+        6: (CANVAS_W_MM, CANVAS_H_MM),
+        7: (-MARKER_MM, CANVAS_H_MM),
+    }.items():
+        m = cv2.aruco.generateImageMarker(aruco, mid, side).astype(np.float32)
+        m = 25 + m * (200 / 255) + 20 * (m > 0)
+        px = round((x - TABLE_MM[0]) * DRAW_PX_PER_MM)
+        py = round((y - TABLE_MM[1]) * DRAW_PX_PER_MM)
+        cv.img[py : py + side, px : px + side] = m[:, :, None]
+
+
 def draw_board(
     seed: int,
     *,
@@ -388,36 +425,7 @@ def draw_board(
         hand = bool(rng.random() < 0.25)
     if string is None:
         string = bool(rng.random() < 0.5)
-    # The board: a white card with the markers, the canvas off-white on it.
-    white = tuple(float(v) for v in rng.uniform(225, 245, 3))
-    cv.shadow(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), (3, 4))
-    cv.poly(np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float), white)
-    # (the same two draws for every canvas look: the pieces stay where they are)
-    level, jitter = float(rng.uniform(226, 242)), rng.uniform(-5, 5, 3)
-    if look.canvas == "off-white":
-        paper = level + jitter
-    else:
-        low, high = (np.array(v, np.float64) for v in CANVAS_LOOKS[look.canvas])
-        paper = low + (level - 226) / 16 * (high - low) + 0.3 * jitter
-    cv.poly(
-        np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]]),
-        tuple(float(v) for v in paper),
-    )
-    if look.texture != "plain":
-        _texture(cv, look.texture, look_rng)
-    aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    side = round(MARKER_MM * DRAW_PX_PER_MM)
-    for mid, (x, y) in {
-        4: (-MARKER_MM, -MARKER_MM),
-        5: (CANVAS_W_MM, -MARKER_MM),
-        6: (CANVAS_W_MM, CANVAS_H_MM),
-        7: (-MARKER_MM, CANVAS_H_MM),
-    }.items():
-        m = cv2.aruco.generateImageMarker(aruco, mid, side).astype(np.float32)
-        m = 25 + m * (200 / 255) + 20 * (m > 0)
-        px = round((x - TABLE_MM[0]) * DRAW_PX_PER_MM)
-        py = round((y - TABLE_MM[1]) * DRAW_PX_PER_MM)
-        cv.img[py : py + side, px : px + side] = m[:, :, None]
+    _board_base(cv, rng, look, look_rng)
 
     pieces: list[dict[str, Any]] = []
     label = 0

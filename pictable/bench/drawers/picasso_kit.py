@@ -31,25 +31,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pictable.bench.drawers.picasso_board import (
-    CANVAS_H_MM,
-    CANVAS_LOOKS,
     CANVAS_W_MM,
     DRAW_PX_PER_MM,
     KIT_LOOK,
     LIGHTS,
-    MARKER_MM,
     SHAPE_KINDS,
     SHAPE_LOOKS,
     STICK_W_MM,
     STICKS_MM,
     STRING_LOOKS,
-    TABLE_MM,
     Look,
+    _board_base,
     _Canvas,
     _photograph,
     _rect,
     _shape_outline,
-    _texture,
     _wood,
     board_look,
 )
@@ -61,40 +57,6 @@ KIT_STREAM = 27
 OMITTABLE = ("long_stick", "short_stick", "shapes", "string")
 #: Which two pieces ``touching`` lays against each other.
 TOUCHING = ("sticks", "stick-shape", "string-stick")
-
-
-def _board_base(cv: _Canvas, rng: np.random.Generator, look: Look, seed: int) -> None:
-    """The board as ``draw_board`` draws it: a white card with its shadow, the canvas's
-    paper in ``look``'s tint and texture, markers 4-7 at its corners."""
-    white = tuple(float(v) for v in rng.uniform(225, 245, 3))
-    card = np.array([[-45, -45], [405, -45], [405, 305], [-45, 305]], float)
-    cv.shadow(card, (3, 4))
-    cv.poly(card, white)
-    level, jitter = float(rng.uniform(226, 242)), rng.uniform(-5, 5, 3)
-    if look.canvas == "off-white":
-        paper = level + jitter
-    else:
-        low, high = (np.array(v, np.float64) for v in CANVAS_LOOKS[look.canvas])
-        paper = low + (level - 226) / 16 * (high - low) + 0.3 * jitter
-    cv.poly(
-        np.array([[0, 0], [CANVAS_W_MM, 0], [CANVAS_W_MM, CANVAS_H_MM], [0, CANVAS_H_MM]]),
-        tuple(float(v) for v in paper),
-    )
-    if look.texture != "plain":
-        _texture(cv, look.texture, np.random.default_rng([seed, KIT_STREAM, 1]))
-    aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    side = round(MARKER_MM * DRAW_PX_PER_MM)
-    for mid, (x, y) in {
-        4: (-MARKER_MM, -MARKER_MM),
-        5: (CANVAS_W_MM, -MARKER_MM),
-        6: (CANVAS_W_MM, CANVAS_H_MM),
-        7: (-MARKER_MM, CANVAS_H_MM),
-    }.items():
-        m = cv2.aruco.generateImageMarker(aruco, mid, side).astype(np.float32)
-        m = 25 + m * (200 / 255) + 20 * (m > 0)
-        px = round((x - TABLE_MM[0]) * DRAW_PX_PER_MM)
-        py = round((y - TABLE_MM[1]) * DRAW_PX_PER_MM)
-        cv.img[py : py + side, px : px + side] = m[:, :, None]
 
 
 def _string_wave(rng: np.random.Generator, y0: float) -> NDArray[np.float64]:
@@ -136,7 +98,7 @@ def draw_kit_photo(
     cv = _Canvas(rng)
     if look.shadow == "hard":
         cv.shadow_mm, cv.shadow_depth = 0.5, float(rng.uniform(0.35, 0.5))
-    _board_base(cv, rng, look, seed)
+    _board_base(cv, rng, look, np.random.default_rng([seed, KIT_STREAM, 1]))
     label = 0
     # Sticks along the top: long ones on the left, short ones on the right, nearly level.
     n_long, n_short = int(rng.integers(1, 3)), int(rng.integers(1, 3))
