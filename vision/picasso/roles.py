@@ -391,13 +391,18 @@ class InkBars:
     patch: NDArray[np.int32]
 
 
-def ink_bars(normalised: NDArray[np.uint8], s: float) -> InkBars:
-    """The bars of the canvas (``InkBars``), found whatever their colour."""
+def ink_bars(
+    normalised: NDArray[np.uint8], s: float, index: NDArray[np.uint16] | None = None
+) -> InkBars:
+    """The bars of the canvas (``InkBars``), found whatever their colour (``index``: the
+    pixels' lookup-table entries, ``segment.lut_index(normalised)``, if already known)."""
     from vision.picasso.segment import levels_lab, lut_index
 
     # anything on the canvas but dark neutral things (the string, a black cord: their own
     # classes find them), less what is too thin for a stick (the string of any colour)
-    ink_full = np.take(_ink_lut(levels_lab()), lut_index(normalised))
+    if index is None:
+        index = lut_index(normalised)
+    ink_full = np.take(_ink_lut(levels_lab()), index)
     k = max(3, round(THIN_LINE_MM * s)) | 1
     ink_full = opened(ink_full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     ink = np.ascontiguousarray(ink_full[::2, ::2])

@@ -223,9 +223,12 @@ def lut_index(normalised: NDArray[np.uint8]) -> NDArray[np.uint16]:
     return idx
 
 
-def classify(normalised: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
-    """(H, W) uint8 class codes of a normalised canvas picture."""
-    return np.take(_lut(profile), lut_index(normalised))
+def classify(
+    normalised: NDArray[np.uint8], profile: KitProfile, index: NDArray[np.uint16] | None = None
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 class codes of a normalised canvas picture (``index``: its
+    ``lut_index``, if already known)."""
+    return np.take(_lut(profile), lut_index(normalised) if index is None else index)
 
 
 #: Always ignored along the canvas edge, mm; and how far in the board's frame may show
@@ -264,8 +267,9 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     """Pixel classes of a rectified canvas picture ((H, W, 3) uint8 BGR at ``px_per_mm``),
     with the board's frame blanked where it shows along the edges."""
     norm = normalise(canvas, px_per_mm)
-    bars = ink_bars(norm, px_per_mm)
-    labels = pale_bars(classify(norm, profile), bars, (CANVAS, GREY), WOOD)
+    index = lut_index(norm)  # one lookup-table index for the classes and the ink
+    bars = ink_bars(norm, px_per_mm, index)
+    labels = pale_bars(classify(norm, profile, index), bars, (CANVAS, GREY), WOOD)
     labels, margins = blank_frame(labels, px_per_mm)
     codes = {
         "WOOD": WOOD,

@@ -382,21 +382,23 @@ def _kind_errors_text(errs: dict[str, dict[str, int]]) -> str:
     return "; ".join(parts) if parts else "none"
 
 
+#: The counts of a run that add up over runs (``bench_picasso``, the second drawer's
+#: ``measure``, ``picasso_learn``'s tallies).
+TALLY = (
+    "boards",
+    "counted",
+    "counts_right",
+    "cost_right",
+    "no_board",
+    "false_occlusion",
+    "occluded",
+    "occlusion_found",
+)
+
+
 def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Sum the counts of several ``bench_picasso`` runs (same tier)."""
-    out: dict[str, Any] = {
-        k: sum(r[k] for r in runs)
-        for k in (
-            "boards",
-            "counted",
-            "counts_right",
-            "cost_right",
-            "no_board",
-            "false_occlusion",
-            "occluded",
-            "occlusion_found",
-        )
-    }
+    out: dict[str, Any] = {k: sum(r[k] for r in runs) for k in TALLY}
     out["kind_errors"] = {
         k: {f: sum(r["kind_errors"][k][f] for r in runs) for f in ("boards", "missed", "extra")}
         for k in KINDS

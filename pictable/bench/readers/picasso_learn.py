@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.result import Failure
+from pictable.bench.readers.picasso import TALLY
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reader import read_board
@@ -53,16 +54,7 @@ DRAWERS = ("drawer", "renderer")
 #: The renderer's kit photo layout's random stream: ``default_rng([look seed, KIT_STREAM])``.
 KIT_STREAM = 27
 #: The figures of a tally that are summed over looks.
-FIGURES = (
-    "boards",
-    "counted",
-    "counts_right",
-    "cost_right",
-    "no_board",
-    "false_occlusion",
-    "occluded",
-    "occlusion_found",
-)
+FIGURES = TALLY
 
 
 @dataclass
