@@ -64,13 +64,10 @@ def test_a_string_the_colour_of_wood_is_the_string() -> None:
     assert reading.string is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25, open: where a blue string (the kit's blue) lies doubled on itself, the "
-    "two strands side by side are as wide as a stick and read as 4 short sticks",
-)
 def test_a_blue_string_is_the_string_not_sticks() -> None:
-    """A blue string, the colour of the kit's blue shapes: the string, not sticks."""
+    """A blue string, the colour of the kit's blue shapes, lying doubled on itself: the
+    string, not sticks (before the pixel model: the two strands side by side, as wide as a
+    stick, read as 4 short sticks)."""
     look = Look(string="blue")
     b, reading = _read(101, look)
     assert b.counts["string"] == 1

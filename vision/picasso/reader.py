@@ -3,7 +3,8 @@
 Stateless per frame (the tracker keeps time). The steps, each in its own module:
 
 1. ``board``: markers 4-7, the board plane, the canvas rectified to ``PX_PER_MM``;
-2. ``segment``: pixel classes relative to the canvas (wood, dark, grey, the shape colours);
+2. ``segment``: pixel classes relative to the canvas (wood, dark, grey, the shape colours),
+   by the colour table where the pixel model (``pixel_model``) confirms it, else by the model;
 3. ``occlusion.wide_wood``: skin-coloured patches too wide for sticks are set aside;
 4. ``cord``: the string among the dark pixels;
 5. ``sticks``: the smallest set of stick rectangles explaining the wood;

@@ -1,0 +1,261 @@
+"""Train the Picasso pixel model and write ``picasso_seg.onnx`` and its manifest entry.
+
+    .venv/bin/python -m models.picasso_seg.make_data ...     # the data first (its docstring)
+    .venv/bin/python -m models.picasso_seg.train --steps 4000
+
+What it learns: for every pixel of the rectified, canvas-normalised board picture (the
+canvas at 200 in each channel, ``vision.picasso.segment.normalise``), whether it is canvas,
+a stick, the string, a shape, or something else (a hand, a card, the frame). It sees
+shapes and widths, and colour only as one cue among others: every training crop has its
+hues turned by a random angle and its chroma scaled, so a stick of any paint, a string of
+any colour and a shape of any hue look alike to it apart from their geometry.
+
+Training needs PyTorch (``pip install torch`` ; not a run-time dependency): the model is
+exported to ONNX and run by onnxruntime.
+
+Model: a stride-2 stem (3x3 convolutions at half resolution), a quarter-resolution and an
+eighth-resolution level (a dilated convolution there: a context of about 100 px = 65 mm,
+enough to see a stick's straightness across a heap), joined back at half resolution by
+1 x 1 convolutions;
+output: logits of the five classes at half resolution. Loss: cross-entropy at full
+resolution after bilinear upsampling of the logits, classes weighted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from models.picasso_seg.make_data import CLASSES, data_dir  # noqa: E402
+from vision.picasso.pixel_model import IN_CHANNELS, model_input  # noqa: E402
+from vision.picasso.profile import DEFAULT_PROFILE  # noqa: E402
+from vision.picasso.segment import classify  # noqa: E402
+
+ONNX_FILE = HERE / "picasso_seg.onnx"
+MANIFEST = ROOT / "models" / "manifest.json"
+SETS = (("normal", "dev"), ("normal", "kit"), ("hard", "dev"))
+CROP = 160
+WEIGHTS = (0.3, 1.0, 2.0, 1.0, 1.0)
+SEED = 20261202
+#: Share of training crops recoloured (the rest keep the look they were drawn in).
+RECOLOUR = 0.65
+
+
+def load_pairs() -> list[tuple[np.ndarray, np.ndarray]]:
+    pairs = []
+    for tier, looks in SETS:
+        folder = data_dir(tier, looks)
+        for lab in sorted(folder.glob("*.lab.png")):
+            img = cv2.imread(str(lab).replace(".lab.png", ".img.png"), cv2.IMREAD_COLOR)
+            cls = cv2.imread(str(lab), cv2.IMREAD_GRAYSCALE)
+            if img is not None and cls is not None:
+                pairs.append((img, cls))
+    return pairs
+
+
+def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Hues turned by a random angle, chroma scaled, lightness stretched: colour becomes a
+    hint, not an answer (the canvas, neutral, stays neutral)."""
+    lab = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    a, b = lab[..., 1], lab[..., 2]
+    t = rng.uniform(0, 2 * np.pi)
+    k = rng.uniform(0.4, 1.6)
+    c, s = np.cos(t) * k, np.sin(t) * k
+    a2, b2 = c * a - s * b, s * a + c * b
+    tint = rng.normal(0, 2.0, 2)
+    lab[..., 1], lab[..., 2] = a2 + tint[0], b2 + tint[1]
+    gamma = rng.uniform(0.8, 1.25)
+    lab[..., 0] = 100.0 * (np.clip(lab[..., 0], 0, 100) / 100.0) ** gamma * rng.uniform(0.9, 1.05)
+    out = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+    return np.clip(out * 255.0, 0, 255).astype(np.uint8)
+
+
+def batch(pairs, idx, rng, n):
+    xs, ys = [], []
+    for _ in range(n):
+        img, cls = pairs[idx[rng.integers(len(idx))]]
+        h, w = cls.shape
+        # Crops with pieces in them, mostly.
+        for _try in range(6):
+            y0, x0 = rng.integers(0, h - CROP), rng.integers(0, w - CROP)
+            c = cls[y0 : y0 + CROP, x0 : x0 + CROP]
+            if (c != 0).mean() > 0.03:
+                break
+        x = img[y0 : y0 + CROP, x0 : x0 + CROP]
+        if rng.random() < RECOLOUR:
+            x = recolour(x, rng)
+        if rng.random() < 0.3:
+            x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.2))
+        if rng.random() < 0.3:
+            x = np.clip(x + rng.normal(0, rng.uniform(1, 5), x.shape), 0, 255).astype(np.uint8)
+        k = rng.integers(4)
+        x, c = np.rot90(x, k), np.rot90(c, k)
+        if rng.random() < 0.5:
+            x, c = x[:, ::-1], c[:, ::-1]
+        x = np.ascontiguousarray(x)
+        xs.append(model_input(x, classify(x, DEFAULT_PROFILE))[0])
+        ys.append(np.ascontiguousarray(c))
+    return np.stack(xs), np.stack(ys).astype(np.int64)
+
+
+def build_net(c1: int = 16, c2: int = 32, c3: int = 32):
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def cbr(i, o, s=1, d=1):
+        return [nn.Conv2d(i, o, 3, stride=s, padding=d, dilation=d), nn.ReLU(inplace=True)]
+
+    def one(i, o):
+        return [nn.Conv2d(i, o, 1), nn.ReLU(inplace=True)]
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hx = nn.Sequential(*cbr(IN_CHANNELS, c1, 2), *cbr(c1, c1))
+            self.qx = nn.Sequential(*cbr(c1, c2, 2), *cbr(c2, c2))
+            self.ex = nn.Sequential(*cbr(c2, c3, 2), *cbr(c3, c3, 1, 2))
+            self.qmix = nn.Sequential(*one(c2 + c3, c2))
+            self.head = nn.Sequential(*one(c1 + c2, c1), nn.Conv2d(c1, len(CLASSES), 1))
+
+        def forward(self, x):
+            a = self.hx(x)
+            b = self.qx(a)
+            c = self.ex(b)
+            c = F.interpolate(c, size=b.shape[2:], mode="nearest")
+            b = self.qmix(torch.cat([b, c], 1))
+            b = F.interpolate(b, size=a.shape[2:], mode="nearest")
+            return self.head(torch.cat([a, b], 1))
+
+    return Net()
+
+
+def main(argv: list[str] | None = None) -> int:
+    import torch
+    import torch.nn.functional as F
+
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--export-only", action="store_true", help="export the saved weights")
+    a = ap.parse_args(argv)
+    torch.set_num_threads(a.threads)
+    if a.export_only:
+        net = build_net()
+        net.load_state_dict(torch.load(HERE / "picasso_seg.pt"))
+        export(net)
+        return 0
+    torch.manual_seed(SEED)
+    rng = np.random.default_rng(SEED)
+    pairs = load_pairs()
+    order = rng.permutation(len(pairs))
+    n_val = max(1, len(pairs) // 10)
+    val, train = order[:n_val], order[n_val:]
+    print(f"{len(pairs)} boards: {len(train)} to train, {len(val)} to validate", flush=True)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=a.steps, pct_start=0.1
+    )
+    wt = torch.tensor(WEIGHTS)
+    t0 = time.time()
+    for step in range(a.steps):
+        x, y = batch(pairs, train, rng, a.batch)
+        out = net(torch.from_numpy(x))
+        out = F.interpolate(out, size=y.shape[1:], mode="bilinear", align_corners=False)
+        loss = F.cross_entropy(out, torch.from_numpy(y), weight=wt)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if (step + 1) % 200 == 0:
+            print(f"step {step + 1}: loss {loss.item():.4f} ({time.time() - t0:.0f} s)", flush=True)
+            torch.save(net.state_dict(), HERE / "picasso_seg.pt")
+    torch.save(net.state_dict(), HERE / "picasso_seg.pt")
+    evaluate(net, [pairs[i] for i in val])
+    export(net)
+    return 0
+
+
+def evaluate(net, pairs) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    fix = torch.log(torch.tensor(WEIGHTS))[None, :, None, None]
+
+    inter = np.zeros(len(CLASSES))
+    union = np.zeros(len(CLASSES))
+    net.eval()
+    with torch.no_grad():
+        for img, cls in pairs:
+            x = torch.from_numpy(model_input(img, classify(img, DEFAULT_PROFILE)))
+            out = F.interpolate(net(x) - fix, size=cls.shape, mode="bilinear", align_corners=False)
+            pred = out.argmax(1)[0].numpy()
+            for k in range(len(CLASSES)):
+                inter[k] += np.sum((pred == k) & (cls == k))
+                union[k] += np.sum((pred == k) | (cls == k))
+    for k, name in enumerate(CLASSES):
+        print(f"IoU {name}: {inter[k] / max(union[k], 1):.3f}")
+
+
+def export(net) -> None:
+    """Write the ONNX file, its last layer's biases lowered by the log of the class weights
+    (the weighted loss's optimum is the class probability times its weight: this undoes it,
+    so that a stick's edge lies where stick and canvas are equally likely), and the
+    manifest entry."""
+    import copy
+
+    import torch
+
+    net = copy.deepcopy(net)
+    with torch.no_grad():
+        net.head[-1].bias -= torch.log(torch.tensor(WEIGHTS))
+    net.eval()
+    x = torch.zeros(1, IN_CHANNELS, 390, 540)
+    torch.onnx.export(
+        net,
+        x,
+        str(ONNX_FILE),
+        input_names=["canvas"],
+        output_names=["logits"],
+        dynamic_axes={"canvas": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    digest = hashlib.sha256(ONNX_FILE.read_bytes()).hexdigest()
+    man = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    man["models"]["picasso_seg"] = {
+        "file": "picasso_seg/picasso_seg.onnx",
+        "sha256": digest,
+        "input": {"name": "canvas", "shape": [1, IN_CHANNELS, None, None], "dtype": "float32"},
+        "output": {"name": "logits"},
+        "normalisation": {
+            "canvas": "vision/picasso/pixel_model.py model_input(): the normalised canvas "
+            "(segment.normalise, canvas = 200) as BGR / 255, then the colour table's classes "
+            "(segment.classify with the kit profile) as 0/1 planes: wood, dark, grey, other, "
+            "any shape colour; channels first",
+            "logits": "class logits at half resolution (ceil(H / 2), ceil(W / 2))",
+        },
+        "labels": list(CLASSES),
+    }
+    MANIFEST.write_text(json.dumps(man, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {ONNX_FILE} ({ONNX_FILE.stat().st_size} bytes) and its manifest entry")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

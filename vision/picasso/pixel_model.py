@@ -1,0 +1,104 @@
+"""What each canvas pixel is, by a small ONNX model: canvas, stick, string, shape or other.
+
+The model (``models/picasso_seg``, trained by ``models/picasso_seg/train.py`` on boards of
+the synthetic camera in the kit look and the development looks, every crop recoloured at
+random) reads the canvas-normalised picture (``segment.normalise``) and answers per pixel,
+at half resolution. It judges by width, length, straightness and outline more than by
+colour, which is what the colour lookup table cannot do on a kit it has not been told
+about (painted sticks, a string of any colour, pale wood on cream).
+
+``segment`` uses it for the role of each pixel; the colour table still names the shapes'
+colours and keeps the outlines sharp.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+log = logging.getLogger("pictable.picasso")
+
+MODEL_NAME = "picasso_seg"
+CANVAS, STICK, STRING, SHAPE, OTHER = range(5)
+#: The model's input planes: B, G, R, then the colour table's wood, dark, grey, other and
+#: any shape colour (``model_input``).
+IN_CHANNELS = 8
+
+_LOCK = threading.Lock()
+_MODEL: object | None = None
+_FAILED = False
+
+
+def _model() -> object | None:
+    """The loaded model, or None when it cannot be loaded (said once in the log)."""
+    global _MODEL, _FAILED
+    with _LOCK:
+        if _MODEL is None and not _FAILED:
+            from models.loader import ModelError, load_model
+
+            try:
+                _MODEL = load_model(MODEL_NAME)
+            except ModelError as exc:
+                _FAILED = True
+                log.warning("the Picasso pixel model is not used: %s", exc)
+        return _MODEL
+
+
+def available() -> bool:
+    return _model() is not None
+
+
+def model_input(normalised: NDArray[np.uint8], table: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(1, IN_CHANNELS, H, W) float32: the normalised picture ((H, W, 3) uint8, canvas =
+    200) as BGR / 255, and the colour table's classes (``table``: (H, W) uint8 codes of
+    ``segment.classify``) as 0/1 planes: wood, dark, grey, other, any shape colour."""
+    from vision.picasso import segment as seg
+
+    h, w = normalised.shape[:2]
+    x = np.empty((1, IN_CHANNELS, h, w), np.float32)
+    x[0, :3] = normalised.transpose(2, 0, 1)
+    x[0, :3] *= np.float32(1.0 / 255.0)
+    for k, code in enumerate((seg.WOOD, seg.DARK, seg.GREY, seg.OTHER)):
+        np.equal(table, code, out=x[0, 3 + k], casting="unsafe")
+    np.greater_equal(table, seg.FIRST_COLOUR, out=x[0, 7], casting="unsafe")
+    return x
+
+
+def pixel_logits(
+    normalised: NDArray[np.uint8], table: NDArray[np.uint8]
+) -> NDArray[np.float32] | None:
+    """(5, H, W) float32 class logits of a normalised canvas picture ((H, W, 3) uint8) and
+    its colour-table classes (``table``), upsampled bilinearly from the model's half
+    resolution (as it was trained); None without the model."""
+    model = _model()
+    if model is None:
+        return None
+    h, w = normalised.shape[:2]
+    logits = model.run(model_input(normalised, table))[0]  # type: ignore[attr-defined]
+    return np.stack(
+        [
+            cv2.resize(np.ascontiguousarray(c), (w, h), interpolation=cv2.INTER_LINEAR)
+            for c in logits
+        ]
+    )
+
+
+def pixel_classes(
+    normalised: NDArray[np.uint8], table: NDArray[np.uint8]
+) -> NDArray[np.uint8] | None:
+    """(H, W) uint8 class codes (``CANVAS`` .. ``OTHER``) of a normalised canvas picture
+    and its colour-table classes, or None without the model."""
+    logits = pixel_logits(normalised, table)
+    if logits is None:
+        return None
+    best = logits[0].copy()
+    out = np.zeros(best.shape, np.uint8)
+    for k in range(1, len(logits)):
+        more = logits[k] > best
+        out[more] = k
+        np.maximum(best, logits[k], out=best)
+    return out
