@@ -68,33 +68,21 @@ def model_input(normalised: NDArray[np.uint8], table: NDArray[np.uint8]) -> NDAr
     return x
 
 
-def pixel_logits(
+def half_logits(
     normalised: NDArray[np.uint8], table: NDArray[np.uint8]
 ) -> NDArray[np.float32] | None:
-    """(5, H, W) float32 class logits of a normalised canvas picture ((H, W, 3) uint8) and
-    its colour-table classes (``table``), upsampled bilinearly from the model's half
-    resolution (as it was trained); None without the model."""
+    """(5, ceil(H / 2), ceil(W / 2)) float32 class logits of a normalised canvas picture
+    ((H, W, 3) uint8) and its colour-table classes (``table``), as the model answers them;
+    None without the model."""
     model = _model()
     if model is None:
         return None
-    h, w = normalised.shape[:2]
-    logits = model.run(model_input(normalised, table))[0]  # type: ignore[attr-defined]
-    return np.stack(
-        [
-            cv2.resize(np.ascontiguousarray(c), (w, h), interpolation=cv2.INTER_LINEAR)
-            for c in logits
-        ]
-    )
+    return np.asarray(model.run(model_input(normalised, table))[0], np.float32)  # type: ignore[attr-defined]
 
 
-def pixel_classes(
-    normalised: NDArray[np.uint8], table: NDArray[np.uint8]
-) -> NDArray[np.uint8] | None:
-    """(H, W) uint8 class codes (``CANVAS`` .. ``OTHER``) of a normalised canvas picture
-    and its colour-table classes, or None without the model."""
-    logits = pixel_logits(normalised, table)
-    if logits is None:
-        return None
+def argmax(logits: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """(H, W) uint8 index of the largest of (K, H, W) logits (a loop over K: faster than
+    ``np.argmax`` over the first axis)."""
     best = logits[0].copy()
     out = np.zeros(best.shape, np.uint8)
     for k in range(1, len(logits)):
@@ -102,3 +90,27 @@ def pixel_classes(
         out[more] = k
         np.maximum(best, logits[k], out=best)
     return out
+
+
+def full_classes(logits: NDArray[np.float32], size_hw: tuple[int, int]) -> NDArray[np.uint8]:
+    """(H, W) uint8 class codes from half-resolution logits, upsampled bilinearly (as the
+    model was trained) before the argmax."""
+    h, w = size_hw
+    up = np.stack(
+        [
+            cv2.resize(np.ascontiguousarray(c), (w, h), interpolation=cv2.INTER_LINEAR)
+            for c in logits
+        ]
+    )
+    return argmax(up)
+
+
+def pixel_classes(
+    normalised: NDArray[np.uint8], table: NDArray[np.uint8]
+) -> NDArray[np.uint8] | None:
+    """(H, W) uint8 class codes (``CANVAS`` .. ``OTHER``) of a normalised canvas picture
+    and its colour-table classes, or None without the model."""
+    logits = half_logits(normalised, table)
+    if logits is None:
+        return None
+    return full_classes(logits, normalised.shape[:2])

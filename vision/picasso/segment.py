@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.pixel_model import pixel_classes
+from vision.picasso.pixel_model import argmax, full_classes, half_logits
 from vision.picasso.profile import KitProfile, Lab
 from vision.picasso.roles import assign_roles, ink_bars, pale_bars
 
@@ -286,8 +286,12 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     norm = normalise(canvas, px_per_mm)
     index = lut_index(norm)  # one lookup-table index for the classes and the ink
     table = classify(norm, profile, index)
-    cls = pixel_classes(norm, table) if os.environ.get("PICTABLE_PIXEL_MODEL", "1") != "0" else None
-    if cls is not None and table_agreement(table, cls) < TABLE_TRUSTED:
+    use_model = os.environ.get("PICTABLE_PIXEL_MODEL", "1") != "0"
+    logits = half_logits(norm, table) if use_model else None
+    # (the agreement at the model's half resolution: the full-resolution classes are made
+    # only when they are used)
+    if logits is not None and table_agreement(table[::2, ::2], argmax(logits)) < TABLE_TRUSTED:
+        cls = full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
         labels, margins = blank_frame(labels, px_per_mm)
         return Segmentation(labels, norm, names, margins, "model")
