@@ -370,13 +370,12 @@ def stress_boards(
 ) -> Iterator[tuple[NDArray[np.uint8], list[tuple[str, str, float, float]]]]:
     """Rendered boards (normal tier) with six shapes each, every one partly under a short
     stick laid across it 8-14 mm off its centre: (frame, [(kind, colour, x, y)])."""
-    from dataclasses import replace
 
     from vision.synth import (
         ShapeSpec,
         StandInTextures,
         StickSpec,
-        random_picasso_board,
+        picasso_board_with,
         render_scene,
     )
 
@@ -398,17 +397,7 @@ def stress_boards(
             off = rng.uniform(8, 14) * (1 if rng.random() < 0.5 else -1)
             c = np.array(truth[k][2:]) + n_ * off
             pieces.append(StickSpec("short_stick", (float(c[0]), float(c[1])), ang))
-        spec = random_picasso_board(
-            np.random.default_rng(300 + b),
-            "normal",
-            n_sticks=0,
-            n_shapes=0,
-            string=False,
-            supply=False,
-            n_hands=0,
-        )
-        assert spec.board is not None
-        spec = replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+        spec = picasso_board_with(np.random.default_rng(300 + b), pieces)
         frame, _ = render_scene(spec, seed=300 + b, provider=StandInTextures())
         yield frame, truth
 

@@ -48,10 +48,6 @@ def _model() -> object | None:
         return _MODEL
 
 
-def available() -> bool:
-    return _model() is not None
-
-
 def model_input(normalised: NDArray[np.uint8], table: NDArray[np.uint8]) -> NDArray[np.float32]:
     """(1, IN_CHANNELS, H, W) float32: the normalised picture ((H, W, 3) uint8, canvas =
     200) as BGR / 255, and the colour table's classes (``table``: (H, W) uint8 codes of

@@ -226,7 +226,7 @@ def assign_roles(
                 continue
             part = sub & (body[box] > 0)
             if code < first:  # wood, dark or another colour: a shape colour now
-                out[box][part] = _colour_code(lab_of(normalised[box], part), profile, names, first)
+                out[box][part] = colour_code(lab_of(normalised[box], part), profile, names, first)
             # what sticks out of the body along a bar is wood (a stick of its paint under it)
             grow = cv2.dilate(part.astype(np.uint8), np.ones((5, 5), np.uint8))
             rest = (sub & (grow == 0)).astype(np.uint8)
@@ -355,9 +355,7 @@ def _own_bars(
     return out
 
 
-def _colour_code(
-    lab: NDArray[np.float32], profile: KitProfile, names: list[str], first: int
-) -> int:
+def colour_code(lab: NDArray[np.float32], profile: KitProfile, names: list[str], first: int) -> int:
     """The class code for a shape of mean colour ``lab`` ((N, 3) pixels): the profile colour
     within ``SAME_COLOUR_DE``, else a colour named by its hue (added to ``names``)."""
     mean = lab.mean(0) if len(lab) else np.zeros(3, np.float32)

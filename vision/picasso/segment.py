@@ -26,9 +26,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.pixel_model import argmax, full_classes, half_logits
+from vision.picasso import pixel_model as pm
+from vision.picasso.masks import patches
 from vision.picasso.profile import KitProfile, Lab
-from vision.picasso.roles import assign_roles, ink_bars, pale_bars
+from vision.picasso.roles import assign_roles, colour_code, ink_bars, pale_bars
 
 # Class codes of the label image.
 CANVAS = 0
@@ -282,16 +283,17 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     it confirms the colour table (``table_agreement`` at least ``TABLE_TRUSTED``: the kit
     looks as its profile says), the table's sharper classes are kept, each patch given its
     role by ``roles``; elsewhere the model's roles are used (``model_labels``). Without the
-    model file, the table and the roles alone."""
+    model file, the table and the roles alone; the same with ``PICTABLE_PIXEL_MODEL=0`` in
+    the environment (to measure what the model adds)."""
     norm = normalise(canvas, px_per_mm)
     index = lut_index(norm)  # one lookup-table index for the classes and the ink
     table = classify(norm, profile, index)
     use_model = os.environ.get("PICTABLE_PIXEL_MODEL", "1") != "0"
-    logits = half_logits(norm, table) if use_model else None
+    logits = pm.half_logits(norm, table) if use_model else None
     # (the agreement at the model's half resolution: the full-resolution classes are made
     # only when they are used)
-    if logits is not None and table_agreement(table[::2, ::2], argmax(logits)) < TABLE_TRUSTED:
-        cls = full_classes(logits, table.shape)
+    if logits is not None and table_agreement(table[::2, ::2], pm.argmax(logits)) < TABLE_TRUSTED:
+        cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
         labels, margins = blank_frame(labels, px_per_mm)
         return Segmentation(labels, norm, names, margins, "model")
@@ -324,8 +326,6 @@ TABLE_TRUSTED = 0.85
 def table_agreement(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> float:
     """Share of the pixels the model calls a stick, the string or a shape whose colour-table
     class is that role's (wood, dark, a shape colour); 1.0 with no such pixels."""
-    from vision.picasso import pixel_model as pm
-
     stick, string, shape = cls == pm.STICK, cls == pm.STRING, cls == pm.SHAPE
     total = int(stick.sum()) + int(string.sum()) + int(shape.sum())
     if total == 0:
@@ -347,10 +347,7 @@ def model_labels(
     """Class codes from the pixel model's roles (``pixel_model``): sticks are wood, the
     string is dark, other things are other; a shape takes the colour the table gives most
     of its pixels when that is a shape colour, else the colour its mean names
-    (``roles._colour_code``). The canvas keeps the table's grey (shadows)."""
-    from vision.picasso import pixel_model as pm
-    from vision.picasso.roles import _colour_code
-
+    (``roles.colour_code``). The canvas keeps the table's grey (shadows)."""
     out = np.where(lut_labels == GREY, GREY, CANVAS).astype(np.uint8)
     out[cls == pm.STICK] = WOOD
     out[cls == pm.STRING] = DARK
@@ -358,7 +355,7 @@ def model_labels(
     names = list(profile.colours)
     shape = (cls == pm.SHAPE).astype(np.uint8)
     if shape.any():
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(shape, connectivity=8)
+        n, lab, stats = patches(shape)
         for i in range(1, n):
             x, y, w, h, _a = stats[i]
             box = (slice(y, y + h), slice(x, x + w))
@@ -369,6 +366,6 @@ def model_labels(
             if counts[best] >= 0.5 * part.sum():
                 code = best
             else:
-                code = _colour_code(lab_of(normalised[box], part), profile, names, FIRST_COLOUR)
+                code = colour_code(lab_of(normalised[box], part), profile, names, FIRST_COLOUR)
             out[box][part] = code
     return out, tuple(names)

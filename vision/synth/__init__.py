@@ -48,6 +48,7 @@ Fiducials always come from ``cv2.aruco`` ``DICT_4X4_50``.
 
 from vision.synth.camera import Camera
 from vision.synth.generators import (
+    picasso_board_with,
     play_area_markers,
     random_cards_scene,
     random_hand,
@@ -136,6 +137,7 @@ __all__ = [
     "board_look",
     "default_provider",
     "get_tier",
+    "picasso_board_with",
     "play_area_markers",
     "random_board_look",
     "random_cards_scene",

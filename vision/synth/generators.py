@@ -475,6 +475,21 @@ def _coil(rng: np.random.Generator, centre: np.ndarray, length_mm: float = 600.0
     return StringSpec(tuple(pts), 2.5)
 
 
+def picasso_board_with(
+    rng: np.random.Generator,
+    pieces: Sequence[PieceSpec],
+    *,
+    look: BoardLook | None = None,
+) -> SceneSpec:
+    """The Picasso board of a normal-tier scene drawn from ``rng`` (camera, table, board
+    pose, ``look``), with exactly ``pieces`` on it: no supply beside it, no hand."""
+    spec = random_picasso_board(
+        rng, "normal", n_sticks=0, n_shapes=0, string=False, supply=False, n_hands=0, look=look
+    )
+    assert spec.board is not None
+    return replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+
+
 def random_picasso_board(
     rng: np.random.Generator,
     tier: str | Tier = "normal",

@@ -219,9 +219,8 @@ def seam_boards(
     """Rendered normal-tier boards with eight slots each: a long stick, or two short sticks
     end to end in line (a gap of 0-1 mm, up to 1 mm out of line, up to 2.5 degrees turned),
     in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)])."""
-    from dataclasses import replace
 
-    from vision.synth import StandInTextures, StickSpec, random_picasso_board, render_scene
+    from vision.synth import StandInTextures, StickSpec, picasso_board_with, render_scene
 
     rng = np.random.default_rng(seed)
     for b in range(n):
@@ -246,17 +245,7 @@ def seam_boards(
             pieces.append(StickSpec("short_stick", (float(c1[0]), float(c1[1])), ang))
             pieces.append(StickSpec("short_stick", (float(c2[0]), float(c2[1])), ang + turn))
             truth.append(("pair", cx, cy))
-        spec = random_picasso_board(
-            np.random.default_rng(seed * SEED_STRIDE + b),
-            "normal",
-            n_sticks=0,
-            n_shapes=0,
-            string=False,
-            supply=False,
-            n_hands=0,
-        )
-        assert spec.board is not None
-        spec = replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+        spec = picasso_board_with(np.random.default_rng(seed * SEED_STRIDE + b), pieces)
         frame, _ = render_scene(spec, seed=seed * SEED_STRIDE + b, provider=StandInTextures())
         yield frame, truth
 

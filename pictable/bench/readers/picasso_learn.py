@@ -30,7 +30,7 @@ import json
 import math
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +153,7 @@ def kit_scene(look_seed: int, look: Any) -> Any:
     sticks along the top, the four shape kinds in a row (each in a colour of the look's
     palette), the string in a wave along the bottom, all apart; jittered from
     ``default_rng([look_seed, KIT_STREAM])``."""
-    from vision.synth import ShapeSpec, StickSpec, StringSpec, random_picasso_board
+    from vision.synth import ShapeSpec, StickSpec, StringSpec, picasso_board_with
 
     rng = np.random.default_rng([look_seed, KIT_STREAM])
     pieces: list[Any] = []
@@ -176,18 +176,7 @@ def kit_scene(look_seed: int, look: Any) -> Any:
     xs = np.arange(x0, x1, 2.0)
     ys = y0 + amp * np.sin(2 * math.pi * waves * (xs - x0) / (x1 - x0) + phase)
     pieces.append(StringSpec(tuple(zip(xs.tolist(), ys.tolist(), strict=True)), 2.5))
-    spec = random_picasso_board(
-        np.random.default_rng(look_seed),
-        "normal",
-        n_sticks=0,
-        n_shapes=0,
-        string=False,
-        supply=False,
-        n_hands=0,
-        look=look,
-    )
-    assert spec.board is not None
-    return replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+    return picasso_board_with(np.random.default_rng(look_seed), pieces, look=look)
 
 
 def _cached(folder: Path | None, name: str, make: Any) -> tuple[NDArray[np.uint8], dict[str, Any]]:
