@@ -214,13 +214,20 @@ def bench_picasso(
 
 
 def seam_boards(
-    n: int, seed: int = 1
+    n: int, seed: int = 1, looks: str | None = None
 ) -> Iterator[tuple[NDArray[np.uint8], list[tuple[str, float, float]]]]:
     """Rendered normal-tier boards with eight slots each: a long stick, or two short sticks
     end to end in line (a gap of 0-1 mm, up to 1 mm out of line, up to 2.5 degrees turned),
-    in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)])."""
+    in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)]). ``looks``: the kit look
+    (None or ``"kit"``), or a random look of the group ``"dev"`` or ``"held"`` per board."""
 
-    from vision.synth import StandInTextures, StickSpec, picasso_board_with, render_scene
+    from vision.synth import (
+        StandInTextures,
+        StickSpec,
+        board_look,
+        picasso_board_with,
+        render_scene,
+    )
 
     rng = np.random.default_rng(seed)
     for b in range(n):
@@ -245,16 +252,18 @@ def seam_boards(
             pieces.append(StickSpec("short_stick", (float(c1[0]), float(c1[1])), ang))
             pieces.append(StickSpec("short_stick", (float(c2[0]), float(c2[1])), ang + turn))
             truth.append(("pair", cx, cy))
-        spec = picasso_board_with(np.random.default_rng(seed * SEED_STRIDE + b), pieces)
-        frame, _ = render_scene(spec, seed=seed * SEED_STRIDE + b, provider=StandInTextures())
+        scene = seed * SEED_STRIDE + b
+        look = None if looks in (None, "kit") else board_look(scene, looks)
+        spec = picasso_board_with(np.random.default_rng(scene), pieces, look=look)
+        frame, _ = render_scene(spec, seed=scene, provider=StandInTextures())
         yield frame, truth
 
 
-def bench_seams(n: int = 12, seed: int = 1) -> dict[str, Any]:
+def bench_seams(n: int = 12, seed: int = 1, looks: str | None = None) -> dict[str, Any]:
     """How often two short sticks laid end to end in line are read as two short sticks (by
-    the seam test), and a long stick as one long stick, on ``seam_boards(n, seed)``."""
+    the seam test), and a long stick as one long stick, on ``seam_boards(n, seed, looks)``."""
     out = {"long": [0, 0], "pair": [0, 0]}
-    for frame, truth in seam_boards(n, seed):
+    for frame, truth in seam_boards(n, seed, looks):
         reading = read_board(frame)
         if isinstance(reading, Failure):
             continue
@@ -856,7 +865,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.seams:
-        print(json.dumps(bench_seams(args.n, args.seed or 1)))
+        print(json.dumps(bench_seams(args.n, args.seed or 1, args.looks)))
         return 0
     res = bench_picasso(
         args.tier,
