@@ -22,12 +22,10 @@ from numpy.typing import NDArray
 
 from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
-from vision.picasso import pixel_model as pm
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
-from vision.picasso.masks import patches
-from vision.picasso.occlusion import Occluders, dark_objects, entering, find_occluders, wide_wood
+from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import DIP, Lightness, seam_cues
@@ -153,8 +151,6 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     coming_in = entering((wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins)
     candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
     occ = find_occluders(candidates, s)
-    if occ.any and sg.model_classes is not None:
-        occ = _seen_by_model(occ, sg.model_classes)
     occlusion = None
     if occ.any:
         contours, _ = cv2.findContours(occ.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -208,36 +204,6 @@ def _blur_halo(
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
     halo = cv2.dilate(string, disc)
     wm[(halo > 0) & (wm == 0)] = SHADE_PX
-
-
-#: An occluding patch is kept when at least this share of its pixels is something to the
-#: pixel model (not bare canvas). Measured on the hard tier (run seeds 0-1) and the normal
-#: tier (run seeds 0-2, kit look; run seed 1, development looks): 0.3 took away 1 of 9 false
-#: occlusions and lost no hand; 0.5 lost a hand (a sleeve the model sees as canvas in part).
-SEEN_MIN = 0.3
-
-
-def _seen_by_model(occ: Occluders, model_classes: NDArray[np.uint8]) -> Occluders:
-    """``occ`` without the patches the pixel model (its classes at half resolution) sees as
-    bare canvas nearly all over (``SEEN_MIN``): light falling off towards the canvas's edge
-    can push the canvas out of the colour table's canvas class, and such a patch along the
-    edge looked like an arm coming in. A hand, a sleeve or a card is the model's "other"
-    (or a piece) over most of its area."""
-    h, w = occ.mask.shape
-    canvas = cv2.resize(
-        (model_classes == pm.CANVAS).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST
-    )
-    n, lab, stats = patches(occ.mask)
-    keep = occ.mask.copy()
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        mine = lab[y : y + bh, x : x + bw] == i
-        seen = 1.0 - float(canvas[y : y + bh, x : x + bw][mine].sum()) / max(area, 1)
-        if seen < SEEN_MIN:
-            keep[y : y + bh, x : x + bw][mine] = 0
-    if keep.sum() == occ.mask.sum():
-        return occ
-    return Occluders(keep, occ.fraction * float(keep.sum()) / max(float(occ.mask.sum()), 1.0))
 
 
 def join_in_line(
