@@ -59,6 +59,8 @@ class Segmentation:
     - ``colour_names``: the profile's shape colour names, in code order.
     - ``margins``: (top, bottom, left, right) pixels blanked along the edges (``blank_frame``).
     - ``source``: "table" or "model" (``segment``).
+    - ``model_classes``: the pixel model's classes at half resolution (``pixel_model``:
+      canvas, stick, string, shape, other), None without the model.
     """
 
     labels: NDArray[np.uint8]
@@ -67,6 +69,7 @@ class Segmentation:
     margins: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: whose classes: "table" (the colour table and the roles) or "model" (the pixel model)
     source: str = "table"
+    model_classes: NDArray[np.uint8] | None = None
 
     def mask(self, code: int) -> NDArray[np.uint8]:
         """(H, W) uint8 0/1 mask of one class."""
@@ -292,11 +295,12 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     logits = pm.half_logits(norm, table) if use_model else None
     # (the agreement at the model's half resolution: the full-resolution classes are made
     # only when they are used)
-    if logits is not None and table_agreement(table[::2, ::2], pm.argmax(logits)) < TABLE_TRUSTED:
+    half = pm.argmax(logits) if logits is not None else None
+    if half is not None and table_agreement(table[::2, ::2], half) < TABLE_TRUSTED:
         cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
         labels, margins = blank_frame(labels, px_per_mm)
-        return Segmentation(labels, norm, names, margins, "model")
+        return Segmentation(labels, norm, names, margins, "model", half)
     bars = ink_bars(norm, px_per_mm, index)
     labels = pale_bars(table, bars, (CANVAS, GREY), WOOD)
     labels, margins = blank_frame(labels, px_per_mm)
@@ -310,7 +314,7 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     labels, names = assign_roles(
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
-    return Segmentation(labels, norm, names, margins, "table")
+    return Segmentation(labels, norm, names, margins, "table", half)
 
 
 #: The share of the pieces' pixels (by the model) whose table class is their role's
