@@ -1,7 +1,7 @@
 """Issue 25, hard tier: a camera that sees the board coarsely (0.5-1 frame pixel per mm) and
 blurred smears the string over the wood it crosses or runs along. The smear is neither wood
 nor string, and a stick's stretch used to end there: a long stick read as a short one. The
-reader now leaves the string's blur halo unknown (``reader._blur_halo``), its width in frame
+reader now leaves the string's blur halo unknown (``stick_lines.blur_halo``), its width in frame
 pixels, so the coarser the view the wider it is."""
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import pytest
 from vision.picasso import BoardReading, read_board
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.dataset import render_board
-from vision.picasso.reader import _blur_halo
-from vision.picasso.stick_lines import DARK_PX, NOT_WOOD, SHADE_PX, WOOD_PX
+from vision.picasso.stick_lines import DARK_PX, NOT_WOOD, SHADE_PX, WOOD_PX, blur_halo
 
 S = 1.5  # canvas px per mm
 
@@ -32,7 +31,7 @@ def test_halo_leaves_the_canvas_beside_the_string_unknown_on_a_coarse_view() -> 
     wm = _wood_map_with_string()
     string = (wm == DARK_PX).astype(np.uint8)
     before = wm.copy()
-    _blur_halo(wm, string, S, frame_px_per_mm=0.6)
+    blur_halo(wm, string, S, frame_px_per_mm=0.6)
     # (2.5 / 0.6 - 1.0) mm at 1.5 px/mm: 5 px each side of the string
     canvas_rows = np.r_[0:50, 62:120]
     assert (wm[canvas_rows, 53:58] == SHADE_PX).all() and (wm[canvas_rows, 62:67] == SHADE_PX).all()
@@ -46,7 +45,7 @@ def test_halo_is_narrower_on_a_finer_view_and_gone_on_a_sharp_one() -> None:
     widths = []
     for fpm in (0.6, 1.0, 1.5, 3.0):
         wm = _wood_map_with_string()
-        _blur_halo(wm, (wm == DARK_PX).astype(np.uint8), S, frame_px_per_mm=fpm)
+        blur_halo(wm, (wm == DARK_PX).astype(np.uint8), S, frame_px_per_mm=fpm)
         widths.append(int((wm[10] == SHADE_PX).sum()))
     assert widths[0] > widths[1] > widths[2] >= 0
     assert widths[3] == 0
@@ -56,7 +55,7 @@ def test_no_string_no_halo() -> None:
     wm = np.full((40, 40), NOT_WOOD, np.uint8)
     wm[10:20] = WOOD_PX
     before = wm.copy()
-    _blur_halo(wm, np.zeros_like(wm), S, frame_px_per_mm=0.5)
+    blur_halo(wm, np.zeros_like(wm), S, frame_px_per_mm=0.5)
     assert (wm == before).all()
 
 

@@ -1,6 +1,6 @@
 """A hand over the canvas in a grey sleeve reads as canvas or shadow in the colour table.
 The pixel model's "other", coming in over the canvas's edge as an arm does and covering at
-least 1% of the canvas, is reported as covering it (``reader._model_arms``)."""
+least 1% of the canvas, is reported as covering it (``occlusion.model_arms``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 from vision.picasso import BoardReading, read_board
 from vision.picasso import pixel_model as pm
 from vision.picasso.dataset import render_board
-from vision.picasso.reader import _model_arms
+from vision.picasso.occlusion import model_arms
 
 S = 1.5
 SHAPE = (390, 540)  # the canvas at 1.5 px/mm
@@ -23,17 +23,17 @@ def _half(*boxes: tuple[int, int, int, int]) -> np.ndarray:
 
 
 def test_an_arm_over_the_edge_is_kept() -> None:
-    arms = _model_arms(_half((120, 160, 0, 90)), SHAPE, S, (0, 0, 0, 0))
+    arms = model_arms(_half((120, 160, 0, 90)), SHAPE, S, (0, 0, 0, 0))
     assert arms[250:310, 10:170].all()
 
 
 def test_a_small_patch_at_the_edge_is_not_an_arm() -> None:
     # 12 x 12 half-res px: 0.3% of the canvas
-    assert not _model_arms(_half((100, 112, 0, 12)), SHAPE, S, (0, 0, 0, 0)).any()
+    assert not model_arms(_half((100, 112, 0, 12)), SHAPE, S, (0, 0, 0, 0)).any()
 
 
 def test_other_inside_the_canvas_is_not_an_arm() -> None:
-    assert not _model_arms(_half((60, 120, 100, 200)), SHAPE, S, (0, 0, 0, 0)).any()
+    assert not model_arms(_half((60, 120, 100, 200)), SHAPE, S, (0, 0, 0, 0)).any()
 
 
 def test_grey_sleeve_over_the_canvas_is_reported() -> None:

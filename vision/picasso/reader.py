@@ -22,18 +22,22 @@ from numpy.typing import NDArray
 
 from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
-from vision.picasso import pixel_model as pm
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
-from vision.picasso.masks import patches as mask_patches
-from vision.picasso.occlusion import dark_objects, entering, find_occluders, wide_wood
+from vision.picasso.occlusion import (
+    dark_objects,
+    entering,
+    find_occluders,
+    model_arms,
+    wide_wood,
+)
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import DIP, Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
-from vision.picasso.stick_lines import DARK_PX, SHADE_PX, wood_map
+from vision.picasso.stick_lines import DARK_PX, blur_halo, wood_map
 from vision.picasso.sticks import StickFit, find_sticks
 from vision.sources.guard import check_frame
 
@@ -99,7 +103,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     )
     wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
     np.putmask(wm, wide > 0, 0)
-    _blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
+    blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits = join_in_line(stick_fits, sg.normalised, s, profile, wm)
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
@@ -153,7 +157,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     coming_in = entering((wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins)
     candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
     if sg.model_classes is not None:
-        candidates = candidates | _model_arms(sg.model_classes, candidates.shape, s, sg.margins)
+        candidates = candidates | model_arms(sg.model_classes, candidates.shape, s, sg.margins)
     occ = find_occluders(candidates, s)
     occlusion = None
     if occ.any:
@@ -182,75 +186,6 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         px_per_mm=s,
         fit=view.fit,
     )
-
-
-#: How far round the string the camera's blur mixes it with what it lies on, in frame pixels,
-#: less what the wood map already leaves to the string there (``HALO_OFF_MM``). Measured on
-#: run seed 0 and 1 of the hard tier (kit look) and seeds 1 and 3 of the development looks:
-#: 2.5 and 1.0 read 8 more hard boards and 6 more development boards exactly, and 2 fewer
-#: in the kit look (an X of two short sticks by the string); 1.5 and 0 cost 3 in the kit
-#: look; a halo only next to wood kept the kit look and gained 5 of those 14.
-HALO_FRAME_PX = 2.5
-HALO_OFF_MM = 1.0
-
-
-def _blur_halo(
-    wm: NDArray[np.uint8], string: NDArray[np.uint8], s: float, frame_px_per_mm: float
-) -> None:
-    """Mark as unknown (``SHADE_PX``), in place, what the wood map calls bare canvas within
-    the string's blur halo: ``HALO_FRAME_PX`` frame pixels less ``HALO_OFF_MM``. A camera that
-    sees the board coarsely (0.5-1 px/mm) blurs a 2-3 mm string over the wood it crosses or
-    runs along into a smear that is neither wood nor string, and a stick's stretch used to
-    end there: a long stick read as a short one."""
-    k = round((HALO_FRAME_PX / max(frame_px_per_mm, 1e-6) - HALO_OFF_MM) * s)
-    if k < 1 or not string.any():
-        return
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-    halo = cv2.dilate(string, disc)
-    wm[(halo > 0) & (wm == 0)] = SHADE_PX
-
-
-#: The pixel model's "other" (a hand, a sleeve, a card) counts as something coming in over
-#: the canvas's edge when it does so as an arm does (``occlusion.entering``), opened by a
-#: disc of ``ARM_OPEN_MM`` and at least ``ARM_MIN_SHARE`` of the canvas. Measured on the
-#: normal tier (run seeds 0-2) and the hard tier (run seeds 0-1): hands over the canvas
-#: reported 164 -> 170 of 193, no board lost; without the least share, 1 more hand and 1
-#: false occlusion (a dark patch 0.4% of the canvas at its edge, no hand over the canvas).
-ARM_OPEN_MM = 1.5
-ARM_MIN_SHARE = 0.01
-
-
-def _model_arms(
-    model_classes: NDArray[np.uint8],
-    shape: tuple[int, int],
-    s: float,
-    margins: tuple[int, int, int, int],
-) -> NDArray[np.uint8]:
-    """(H, W) uint8 0/1: what the pixel model (its classes at half resolution) calls
-    "other" where it comes in over the canvas's edge like an arm. A grey or white sleeve
-    reads as canvas or shadow in the colour table; the model, which judges by shape and
-    texture as well, sees it."""
-    h, w = shape
-    other = cv2.resize(
-        (model_classes == pm.OTHER).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST
-    )
-    k = 2 * round(ARM_OPEN_MM * s) + 1
-    other = cv2.morphologyEx(
-        other, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    top, bottom, left, right = margins
-    other[:top] = 0  # the board's frame, blanked in the classes too
-    other[h - bottom :] = 0
-    other[:, :left] = 0
-    other[:, w - right :] = 0
-    arms = entering(other, s, margins)
-    if not arms.any():
-        return arms
-    n, lab, stats = mask_patches(arms)
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < ARM_MIN_SHARE * h * w:
-            arms[lab == i] = 0
-    return arms
 
 
 def join_in_line(
