@@ -218,3 +218,33 @@ def test_cached_boards_per_look(tmp_path: Path) -> None:
     assert again.look == b.look and np.array_equal(again.frame, b.frame)
     with pytest.raises(ValueError, match="looks"):
         board_folder("normal", 1, "all")
+
+
+def test_wide_looks_keep_out_of_held_back_colours() -> None:
+    """The training looks (``wide``) draw string, stick and shape colours anywhere, yet never
+    within ``HOLE_DE`` of a held-back colour of the same part, and never a held-back canvas,
+    texture or light: the held-back looks stay unseen by the pixel model."""
+    from vision.synth.looks import HOLE_DE, _held_colours, _lab, random_wide_look
+
+    rng = np.random.default_rng(7)
+    strings, sticks = [], []
+    for _ in range(200):
+        look = random_wide_look(rng)
+        assert look.string_bgr is not None and look.stick_bgr is not None
+        for part, colours in (
+            ("string", [look.string_bgr]),
+            ("wood", [look.stick_bgr]),
+            ("shapes", [c for _, c in look.shape_bgr]),
+        ):
+            for c in colours:
+                assert min(np.linalg.norm(_lab(c) - h) for h in _held_colours(part)) >= HOLE_DE
+        assert look.canvas in LOOK_GROUPS["dev"]["canvas"]
+        assert look.texture in LOOK_GROUPS["dev"]["texture"]
+        assert look.light in LOOK_GROUPS["dev"]["light"]
+        assert 1.5 <= (look.string_mm or 0) <= 4.0
+        strings.append(_lab(look.string_bgr))
+        sticks.append(_lab(look.stick_bgr))
+    # wide indeed: strings from near black to near white, sticks pale to dark
+    assert min(c[0] for c in strings) < 15 and max(c[0] for c in strings) > 90
+    assert min(c[0] for c in sticks) < 30 and max(c[0] for c in sticks) > 80
+    assert board_look(SCENE, "wide") == board_look(SCENE, "wide")

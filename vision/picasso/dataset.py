@@ -51,8 +51,9 @@ def scene_seed(seed: int, index: int) -> int:
     return seed * SEED_STRIDE + index
 
 
-#: Look groups of a run: the kit look (``None`` or ``"kit"``), development or held-back looks.
-LOOKS = ("kit", "dev", "held")
+#: Look groups of a run: the kit look (``None`` or ``"kit"``), development or held-back looks,
+#: or the training looks (``wide``: any colour outside the held-back ones, ``vision.synth.looks``).
+LOOKS = ("kit", "dev", "held", "wide")
 
 
 def _kit(looks: str | None) -> bool:

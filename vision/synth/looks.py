@@ -19,9 +19,13 @@ seed keeps its pieces under every look and the kit look draws exactly as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import cast
 
+import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.synth.spec import BGR, KIT_LOOK, BoardLook, CanvasTexture, ShadowKind
 from vision.synth.tiers import sample_table
@@ -174,6 +178,110 @@ def random_board_look(rng: np.random.Generator, group: str) -> BoardLook:
     )
 
 
+#: Training looks (``wide``): colours drawn anywhere, except this close (CIE76 delta E)
+#: to a held-back colour of the same part, so held-back looks stay unseen by what is trained.
+HOLE_DE = 20.0
+
+
+def _lab(bgr: BGR | tuple[float, float, float]) -> NDArray[np.float64]:
+    px = np.asarray(bgr, np.float32).reshape(1, 1, 3) / 255.0
+    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
+
+
+def _held_colours(part: str) -> list[NDArray[np.float64]]:
+    if part == "string":
+        return [_lab(STRING_LOOKS[n][0]) for n in LOOK_GROUPS["held"]["string"]]
+    if part == "wood":
+        return [_lab(WOOD_LOOKS[n][0]) for n in LOOK_GROUPS["held"]["wood"]]
+    return [_lab(c) for name in LOOK_GROUPS["held"]["shapes"] for _, c in SHAPE_LOOKS[name]]
+
+
+def _hsv_colour(
+    rng: np.random.Generator,
+    hue: tuple[float, float],
+    sat: tuple[float, float],
+    val: tuple[float, float],
+) -> BGR:
+    hsv = np.array(
+        [[[rng.uniform(*hue) % 180.0, rng.uniform(*sat) * 255.0, rng.uniform(*val) * 255.0]]],
+        np.float32,
+    )
+    v = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).reshape(3)
+    return (int(v[0]), int(v[1]), int(v[2]))
+
+
+def _away_from(
+    rng: np.random.Generator,
+    draw: Callable[[np.random.Generator], BGR],
+    holes: list[NDArray[np.float64]],
+    also: Sequence[NDArray[np.float64]] = (),
+) -> BGR:
+    """A colour from ``draw`` at least ``HOLE_DE`` from every hole (and 15 from ``also``:
+    the canvas, which a piece must differ from)."""
+    for _ in range(200):
+        c = draw(rng)
+        lab = _lab(c)
+        if all(np.linalg.norm(lab - h) >= HOLE_DE for h in holes) and all(
+            np.linalg.norm(lab - a) >= 15.0 for a in also
+        ):
+            return c
+    raise RuntimeError("no colour found outside the held-back holes")
+
+
+def random_wide_look(rng: np.random.Generator) -> BoardLook:
+    """A training look (``wide``): a development look whose string, stick and shape colours
+    are drawn anywhere in colour space (the string any hue from black to white, the sticks
+    a wood tone or any paint, the shapes any saturated colours), except near a held-back
+    colour of the same part (``HOLE_DE``). What learns from these sees the world's range of
+    colours and still never a held-back look."""
+    base = random_board_look(rng, "dev")
+    canvas = _lab(base.canvas_bgr) if base.canvas_bgr is not None else _lab((240, 240, 240))
+    string = _away_from(
+        rng,
+        lambda r: _hsv_colour(r, (0, 180), (0.0, 0.9), (0.06, 0.97)),
+        _held_colours("string"),
+        [canvas],
+    )
+    paint = bool(rng.random() < 0.5)
+    if paint:
+        stick = _away_from(
+            rng,
+            lambda r: _hsv_colour(r, (0, 180), (0.0, 0.95), (0.08, 0.95)),
+            _held_colours("wood"),
+            [canvas],
+        )
+    else:  # wood tones: orange-brown hues, from pale to near black
+        stick = _away_from(
+            rng,
+            lambda r: _hsv_colour(r, (4, 26), (0.25, 0.75), (0.18, 0.92)),
+            _held_colours("wood"),
+            [canvas],
+        )
+    shapes: tuple[tuple[str, BGR], ...] = base.shape_bgr
+    if rng.random() < 0.6:
+        holes = _held_colours("shapes")
+        shapes = tuple(
+            (
+                f"colour-{k}",
+                _away_from(rng, lambda r: _hsv_colour(r, (0, 180), (0.55, 1.0), (0.5, 1.0)), holes),
+            )
+            for k in range(4)
+        )
+    t0, t1 = 1.5, 4.0
+    return replace(
+        base,
+        string="wide",
+        string_bgr=string,
+        string_mm=round(float(rng.uniform(t0, t1)), 2),
+        wood="wide-paint" if paint else "wide-wood",
+        stick_bgr=stick,
+        paint=paint,
+        stick_grain=0.015 if paint else float(rng.uniform(0.05, 0.11)),
+        shapes="wide" if shapes else base.shapes,
+        shape_bgr=shapes,
+    )
+
+
 def board_look(seed: int, looks: str | None) -> BoardLook:
     """The look of the scene of seed ``seed`` in a run of ``looks``: the kit look for
     ``None`` or ``"kit"``, else ``random_board_look`` of that group drawn from the look's own
@@ -181,4 +289,6 @@ def board_look(seed: int, looks: str | None) -> BoardLook:
     ``default_rng(seed)``, untouched)."""
     if looks is None or looks == "kit":
         return KIT_LOOK
+    if looks == "wide":
+        return random_wide_look(np.random.default_rng([int(seed), LOOK_STREAM]))
     return random_board_look(np.random.default_rng([int(seed), LOOK_STREAM]), looks)

@@ -859,9 +859,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--looks",
         default="kit",
-        choices=("kit", "dev", "held"),
+        choices=("kit", "dev", "held", "wide"),
         help="kit: KIT.md's look (default); dev / held: a random development or held-back "
-        "look per board (issue 25)",
+        "look per board (issue 25); wide: the pixel model's training looks (any colour "
+        "outside the held-back ones)",
     )
     args = parser.parse_args(argv)
     if args.seams:
