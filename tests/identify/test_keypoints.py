@@ -78,6 +78,11 @@ def test_part_of_a_card_outlined_by_a_line_in_its_picture_is_not_named_another_c
     checked = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-072" not in {r.card for r in checked.cards}
     monkeypatch.setattr(identify, "LINES_CHECK_BELOW", identify.CONFIRM_BELOW)
+    # The rectangle is also smaller than appearance alone may name (issue 26): that rule
+    # keeps pickpic-072 out by itself; without either, it is named.
+    sized = identify_frame(frame, pickpic, codes=None)
+    assert "pickpic-072" not in {r.card for r in sized.cards}
+    monkeypatch.setattr(identify, "APPEARANCE_ALONE_MIN_PX", 0.0)
     unchecked = identify_frame(frame, pickpic, codes=None)
     assert "pickpic-072" in {r.card for r in unchecked.cards}
 

@@ -66,10 +66,38 @@ def _merge(a: list[_Candidate], b: list[_Candidate]) -> list[_Candidate]:
             )  # fmt: skip
             continue
         clash = same + place
-        if any(out[i].confidence >= cand.confidence for i in clash):
+        if any(_outranks(out[i], cand) for i in clash):
             continue
         out = [r for i, r in enumerate(out) if i not in clash] + [cand]
     return out
+
+
+#: A reading this many times another's area, at its place, is of a larger thing.
+CONTAINS_AREA = 1.5
+
+
+def _outranks(kept: _Candidate, new: _Candidate) -> bool:
+    """Whether reading ``kept`` stays when ``new`` clashes with it (the same card elsewhere,
+    or another card at its place). A reading its keypoints verified is not overridden by a
+    much smaller reading of the picture alone (which lies on part of it: a patch of the
+    card's picture that looks like another card), nor does such a reading stay against it;
+    otherwise the more confident stays."""
+    if _keypoint_larger(kept, new):
+        return True
+    if _keypoint_larger(new, kept):
+        return False
+    return kept.confidence >= new.confidence
+
+
+def _keypoint_larger(a: _Candidate, b: _Candidate) -> bool:
+    """``a`` verified by keypoints, ``b`` named by its picture alone (no code, no keypoints),
+    and ``a`` at least ``CONTAINS_AREA`` times ``b``'s area."""
+    return (
+        "keypoints" in a.evidence
+        and b.method == "features"
+        and "keypoints" not in b.evidence
+        and _area(a.corners) >= CONTAINS_AREA * _area(b.corners)
+    )
 
 
 def _area(q: NDArray[np.floating]) -> float:

@@ -82,6 +82,7 @@ from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, Unkno
 from vision.identify.verification import (
     VERIFY_LEAD,
     VERIFY_MIN_INLIERS,
+    WEAK_FIT_MIN_INLIERS,
     _by_verification,
     _has_keypoints,
     _looks_face_down,
@@ -107,6 +108,20 @@ CONFIRM_BELOW = 0.999
 LINES_CHECK_BELOW = 0.9999
 #: A match to confirm is fitted against this many of the cards most like it (itself first).
 CONFIRM_SHORTLIST = 3
+#: Outlines whose shorter side is under this (px) are named by their picture only when their
+#: keypoints confirm it, however sure the appearance is. A small patch of a real photo (a
+#: window pane, a few squares of a chessboard, a JPEG-flattened blob) can look like a card's
+#: whole picture at the appearance's coarse cells: on real photographs, regions 29 to 81 px
+#: across were named by appearance alone at 0.999 to 1.0, all wrong (none of the pictures
+#: seen at 100 px and more). On rendered tables (``pictable.bench.readers.identify``
+#: features, seed 0) the keypoints confirm nearly every small card: 0 of 694 normal-tier
+#: cards lost, 6 of 386 hard-tier cards with full fits only.
+APPEARANCE_ALONE_MIN_PX = 100.0
+#: ... and for those small outlines appearance is sure of (``CONFIRM_BELOW`` and up), a fit of
+#: ``WEAK_FIT_MIN_INLIERS`` inliers leading the next card of the shortlist by this many is
+#: confirmation enough: 2 of those 6 hard-tier cards back (leads of 1 and 3 alike), no
+#: wrong id on the real photos.
+SMALL_FIT_LEAD = 3
 
 #: Frames narrower or lower than this (px) are refused: no card fits in them.
 MIN_FRAME_PX = 16
@@ -287,17 +302,30 @@ def _by_pictures(
         evidence: tuple[str, ...] = ("picture",)
         lines = outlines[m.outline].source in ("lines", "tiles")
         checked_below = LINES_CHECK_BELOW if lines else CONFIRM_BELOW
-        if m.probability < checked_below and m.quad is not None and _has_keypoints(deck, m):
+        # Too small for its appearance alone: its keypoints must confirm it (none: no name).
+        small = _short_side(m.corners) < APPEARANCE_ALONE_MIN_PX
+        checkable = m.quad is not None and _has_keypoints(deck, m)
+        if small and not checkable:
+            continue
+        if (m.probability < checked_below or small) and checkable:
+            assert m.quad is not None
             shortlist = list(m.shortlist[:CONFIRM_SHORTLIST])
-            found = verify_outline(grey, m.quad, shortlist, deck, VERIFY_MIN_INLIERS)
+            sure = m.probability >= CONFIRM_BELOW
+            need = WEAK_FIT_MIN_INLIERS if sure else VERIFY_MIN_INLIERS
+            found = verify_outline(grey, m.quad, shortlist, deck, need)
             # The card a full fit names (None: no full fit), and by how much it leads.
             fit = None
+            lead = found.inliers - found.second if found is not None else 0
             if found is not None and found.inliers >= VERIFY_MIN_INLIERS:
                 fit = deck.ids[found.card]
-            lead = found.inliers - found.second if found is not None else 0
-            if m.probability < CONFIRM_BELOW:
-                # Not sure enough by appearance alone: its keypoints must fit it, better than
-                # the other cards most like it (else the outline goes to verification below).
+            elif small and sure and found is not None and lead >= SMALL_FIT_LEAD:
+                # A small card its appearance is sure of: a weak fit that leads will do (a
+                # small card has few keypoints).
+                fit = deck.ids[found.card]
+            if m.probability < CONFIRM_BELOW or small:
+                # Not sure enough by appearance alone (or too small for it): its keypoints
+                # must fit it, better than the other cards most like it (else the outline
+                # goes to verification below).
                 if fit != m.card:
                     continue
                 evidence += ("keypoints",)
@@ -335,7 +363,34 @@ def _by_pictures(
     return chosen, kept
 
 
+def _short_side(q: NDArray[np.floating]) -> float:
+    """The mean length (px) of the shorter pair of opposite sides of a (4, 2) quad."""
+    q = np.asarray(q, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
 # ---- keypoints -----------------------------------------------------------------------------
+
+
+#: A card found by keypoints over the whole frame must lie at least this share inside it. A
+#: fit on a few shared details (a QR code's three finder patterns, alike in every QR code)
+#: can put a card several times the frame's size round them: on ZXing's QR photos, QR-page
+#: photos registered as cards were found so in frames of other codes, 16-32% of them
+#: inside the frame; every right fit on those photos was 88% inside or more.
+MIN_SHARE_IN_FRAME = 0.5
+
+
+def _share_in_frame(corners: NDArray[np.floating], shape: tuple[int, ...]) -> float:
+    """The share of the area of a (4, 2) quad that lies inside a frame of ``shape``."""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    area = abs(cv2.contourArea(q))
+    if area < 1 or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+        return 0.0
+    h, w = shape[:2]
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(q, frame)
+    return float(inter / area)
 
 
 def _by_keypoints(grey: NDArray[np.uint8], deck: ReferenceDeck, precise: bool) -> list[_Candidate]:
@@ -352,6 +407,8 @@ def _by_keypoints(grey: NDArray[np.uint8], deck: ReferenceDeck, precise: bool) -
             if ref is not None:
                 homography = local.refine_ecc(ref, grey, homography)
         corners = cv2.perspectiveTransform(deck.outline(i).reshape(-1, 1, 2), homography)
+        if _share_in_frame(corners.reshape(4, 2), grey.shape) < MIN_SHARE_IN_FRAME:
+            continue
         conf = min(0.99, 0.6 + 0.01 * found.inliers)
         out.append(
             _Candidate(
