@@ -73,8 +73,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--codes",
         choices=("fast", "full", "none"),
         default="fast",
-        help="code reader: fast (default), full (every decoder and fallback, "
-        "slower), none (pictures only)",
+        help="code reader: fast (default), full (the fast reader, then every decoder "
+        "and fallback: every code fast reads and more; slower, for photos), none "
+        "(pictures only)",
     )
     p.add_argument("--no-pictures", action="store_true", help="do not match pictures (codes only)")
     p.set_defaults(func=run)

@@ -18,8 +18,9 @@ ways:
   markers of the kit's cards only; QR codes by zxing-cpp
   (:func:`vision.codes.qr.zxing_read`) in the windows of their finder patterns
   (:func:`qr_windows`). A 1280 x 720 frame takes a few milliseconds.
-- ``"full"``: :func:`vision.codes.decode_frame` (every decoder and preprocessing fallback),
-  for still photos where time does not matter.
+- ``"full"``: the fast reader, then :func:`vision.codes.decode_frame` (every decoder and
+  preprocessing fallback) for what it adds: every code the fast reader reads and more, for
+  still photos where time does not matter.
 
 Payloads outside pictable's scheme and marker ids that are on no card are ignored (never
 interpreted further: ``parse_payload`` accepts only short ASCII ``PT1`` payloads of existing
@@ -644,26 +645,29 @@ def read_sightings(
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     if reader == "full":
+        # Every decoder and fallback, and the fast reader too: what the fast reader reads,
+        # the full one reads as well (a code both read is kept once, the fast reading's
+        # corners first).
+        markers, texts = _fast_codes(grey, qr)
         from vision.codes import decode_frame
 
+        more: list[tuple[int, NDArray[np.float32]]] = []
         for code in decode_frame(frame, ["DICT_4X4_1000"], qr=qr):
             if code.kind == "aruco" and code.id is not None:
-                markers.append((int(code.id), np.asarray(code.corners_px, np.float32)))
+                more.append((int(code.id), np.asarray(code.corners_px, np.float32)))
             elif code.kind == "qr" and code.text is not None:
-                texts.append((code.text, np.asarray(code.corners_px, np.float32)))
-        if markers:
+                corners = np.asarray(code.corners_px, np.float32)
+                if not _seen(code.text, corners, texts):
+                    texts.append((code.text, corners))
+        if more:
             # decode_frame's marker corners are the contour's (OpenCV's default): to the
             # edge, as the fast reader's, so that two markers fit the card within a pixel.
-            edges = refine_marker_corners(grey, np.stack([c for _, c in markers]))
-            markers = [(m, edges[k]) for k, (m, _) in enumerate(markers)]
+            edges = refine_marker_corners(grey, np.stack([c for _, c in more]))
+            for k, (m, _) in enumerate(more):
+                if not _seen(m, edges[k], markers):
+                    markers.append((m, edges[k]))
     elif reader == "fast":
-        quads = marker_quads(grey)
-        # Large markers after the others (the same marker read twice keeps its first
-        # reading); QR codes' finder patterns looked for among the others only, as they
-        # were: shrunk 4 times, whole cards and their backs' patterns are dark squares too.
-        markers, read = _read_quads(grey, np.concatenate([quads, large_marker_quads(grey)]))
-        if qr:
-            texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
+        markers, texts = _fast_codes(grey, qr)
     else:
         raise ValueError(f"unknown code reader {reader!r}; expected one of {list(CODE_READERS)}")
     out: list[CodeSighting] = []
@@ -682,6 +686,34 @@ def read_sightings(
         if s is not None:
             out.append(s)
     return out
+
+
+def _fast_codes(
+    grey: NDArray[np.uint8], qr: bool
+) -> tuple[list[tuple[int, NDArray[np.float32]]], list[tuple[str, NDArray[np.float32]]]]:
+    """The fast reader's markers (id, corners) and QR texts (text, corners) of a frame."""
+    quads = marker_quads(grey)
+    # Large markers after the others (the same marker read twice keeps its first reading);
+    # QR codes' finder patterns looked for among the others only, as they were: shrunk 4
+    # times, whole cards and their backs' patterns are dark squares too.
+    markers, read = _read_quads(grey, np.concatenate([quads, large_marker_quads(grey)]))
+    texts: list[tuple[str, NDArray[np.float32]]] = []
+    if qr:
+        texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
+    return markers, texts
+
+
+def _seen(
+    code: object, corners: NDArray[np.float32], found: list[tuple[object, NDArray[np.float32]]]
+) -> bool:
+    """Whether ``code`` was already read at about the place of ``corners`` (its centre within
+    half the code's size of the other reading's)."""
+    centre = corners.reshape(-1, 2).mean(axis=0)
+    size = float(np.linalg.norm(corners.reshape(-1, 2)[0] - corners.reshape(-1, 2)[2]))
+    for other, c in found:
+        if other == code and np.linalg.norm(c.reshape(-1, 2).mean(axis=0) - centre) < 0.5 * size:
+            return True
+    return False
 
 
 # ---- votes: one card from its codes ----------------------------------------------------------
