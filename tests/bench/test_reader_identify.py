@@ -48,3 +48,28 @@ def test_stages_split_a_frames_time_by_step(frames_cache: Path) -> None:
     assert sum(windows["by_caller"].values()) == pytest.approx(windows["ms"], rel=1e-6)
     table = stages_markdown(out)
     assert table.count("\n|") >= len(out["stages"]) + 1 and "ORB over the frame" in table
+
+
+def test_a_right_id_placed_off_its_card_is_counted_misplaced() -> None:
+    """Issue 26: a reported outline lies on its card, every corner within 10% of the card's
+    height; the benchmark counts the readings named right that do not."""
+    import numpy as np
+
+    from pictable.bench.readers.identify import PLACE_MAX, placement_error, score_frame
+    from vision.identify.reading import CardReading, FrameCards
+    from vision.identify.scenes import make_scene, scene_seed
+
+    _, truth = make_scene("features", "normal", scene_seed(0, 0))
+    card = max(truth.cards, key=lambda t: t.visible_fraction)
+    height = float(np.linalg.norm(card.corners_px[0] - card.corners_px[3]))
+    for shift, off in ((0.05, False), (0.2, True)):
+        corners = card.corners_px + np.array([0.0, shift * height])
+        assert (placement_error(corners, card.corners_px) > PLACE_MAX) is off
+        reading = CardReading(
+            card=card.card_id, corners_px=corners.astype(np.float32), face=card.face,
+            side="front" if card.face == "up" else "back", method="features", confidence=0.99,
+            zone=None, evidence=("keypoints",),
+        )  # fmt: skip
+        s = score_frame(FrameCards((reading,), (), (1280, 720), ()), truth, "", False)
+        assert s["right"] == 1 and s["misplaced"] == int(off)
+        assert s["wrong"] == 0

@@ -66,6 +66,9 @@ SPEED_REPEATS = 5
 #: gives 70-100 px, but the normal tier's camera (600-900 mm, tilted up to 30 degrees)
 #: shows far cards smaller.
 SMALL_PX = 55.0
+#: A reading named right is *misplaced* when a corner lies farther from the card's own than
+#: this share of the card's height (issue 26: a reported outline lies on its card).
+PLACE_MAX = 0.10
 DECK_GAME = "pickpic"
 
 
@@ -83,13 +86,22 @@ def _reader(method: str, deck: ReferenceDeck | None) -> Callable[[np.ndarray], F
     raise ValueError(f"unknown method {method!r}; expected one of {list(METHODS)}")
 
 
+def placement_error(corners: np.ndarray, truth: np.ndarray) -> float:
+    """The farthest of a reading's four corners from the card's own (both (4, 2), as
+    printed), as a share of the card's height (its longer side)."""
+    t = np.asarray(truth, np.float64).reshape(4, 2)
+    height = max(np.linalg.norm(t[0] - t[3]), np.linalg.norm(t[0] - t[1]), 1e-9)
+    off = np.linalg.norm(np.asarray(corners, np.float64).reshape(4, 2) - t, axis=1)
+    return float(off.max() / height)
+
+
 def score_frame(
     result: FrameCards, truth: Truth, deck_prefix: str, check_face: bool
 ) -> dict[str, Any]:
     """Counts for one frame (see the module docstring) and the details of every mistake."""
     cards = list(truth.cards)
     used: set[int] = set()
-    right = wrong = 0
+    right = wrong = misplaced = 0
     mistakes: list[str] = []
     for r in result.cards:
         centre = r.corners_px.mean(axis=0)
@@ -113,6 +125,13 @@ def score_frame(
             )
         elif t.visible_fraction >= VISIBLE_MIN:
             right += 1
+            off = placement_error(r.corners_px, t.corners_px)
+            if off > PLACE_MAX:
+                misplaced += 1
+                mistakes.append(
+                    f"{r.card} placed {off:.0%} of its height off ({r.method}, "
+                    f"{r.confidence:.2f}, {'+'.join(r.evidence)})"
+                )
     ours = [
         t for t in cards if t.card_id.startswith(deck_prefix) and t.visible_fraction >= VISIBLE_MIN
     ]
@@ -145,6 +164,7 @@ def score_frame(
         "small_missed": len(small - used),
         "right": right,
         "wrong": wrong,
+        "misplaced": misplaced,
         "foreign": len(foreign),
         "foreign_named": sum(1 for i, _ in foreign if i in used),
         "foreign_listed": listed,
@@ -180,6 +200,7 @@ def bench_identify(
         "small_missed": 0,
         "right": 0,
         "wrong": 0,
+        "misplaced": 0,
         "foreign": 0,
         "foreign_named": 0,
         "foreign_listed": 0,
@@ -599,6 +620,19 @@ def report(
     acc("hard", "codes", "by codes", False)
     acc("hard", "both", "by codes and pictures", False)
     acc("hard", "features", "by pictures alone", False)
+    placed = [r for r in runs if r["right"]]
+    if placed:
+        misplaced = sum(r.get("misplaced", 0) for r in placed)
+        right = sum(r["right"] for r in placed)
+        summary.append(
+            {
+                "figure": "cards named right but placed off (a corner > 10% of the card's "
+                "height from its own), every run",
+                "value": f"{_pct(misplaced / right)} ({misplaced}/{right})",
+                "target": "0 (issue 26)",
+                "met": misplaced == 0,
+            }
+        )
     codes_ms = speed["codes"]["cpu_ms"][0]
     feat_ms = speed["features"]["cpu_ms"][0]
     summary.append(
@@ -668,9 +702,10 @@ def _markdown(
         lines.append(f"| {s['figure']} | {s['value']} | {s['target']} | {met} |")
     lines += [
         "",
-        "| tier | method | scenes | cards | right | wrong | cards < 55 px wide (missed) | "
+        "| tier | method | scenes | cards | right | wrong | right but misplaced (a corner > 10% "
+        "of the card's height off) | cards < 55 px wide (missed) | "
         "foreign: given no id / listed unknown | median ms |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         foreign = "-"
@@ -682,7 +717,7 @@ def _markdown(
         lines.append(
             f"| {r['tier']} | {method_label[r['method']]} | {r['scenes']} | {r['cards']} | "
             f"{_pct(r['right_rate'])} ({r['right']}) | {_pct(r['wrong_rate'])} ({r['wrong']}) | "
-            f"{r['small_cards']} ({r['small_missed']}) | {foreign} | "
+            f"{r.get('misplaced', 0)} | {r['small_cards']} ({r['small_missed']}) | {foreign} | "
             f"{r['ms_median']:.0f} |"
         )
     lines += [
