@@ -73,3 +73,28 @@ def test_a_right_id_placed_off_its_card_is_counted_misplaced() -> None:
         s = score_frame(FrameCards((reading,), (), (1280, 720), ()), truth, "", False)
         assert s["right"] == 1 and s["misplaced"] == int(off)
         assert s["wrong"] == 0
+
+
+def test_reliability_bins_readings_by_confidence() -> None:
+    """Issue 26: a confidence means what it says; the benchmark bins every reading by its
+    confidence with how many of each bin named the card right."""
+    from pictable.bench.readers.identify import reliability
+
+    said = [(0.5, False), (0.95, True), (0.99, True), (0.995, False), (0.9995, True), (1.0, True)]
+    bins = {(b["from"], b["to"]): b for b in reliability(said)}
+    assert [(b["readings"], b["right"]) for b in bins.values()] == [(1, 0), (1, 1), (2, 1), (2, 2)]
+    top = bins[(0.999, 1.0)]
+    assert top["mean_confidence"] == pytest.approx(0.99975)
+    assert reliability([])[0]["readings"] == 0 and reliability([])[0]["mean_confidence"] is None
+
+
+def test_reliability_table_sums_the_runs() -> None:
+    from pictable.bench.readers.identify import reliability, reliability_markdown
+
+    runs = [
+        {"reliability": reliability([(0.5, False), (0.995, True), (1.0, True)])},
+        {"reliability": reliability([(0.9995, True)])},
+    ]
+    rows = [ln for ln in reliability_markdown(runs) if ln.startswith("| 0")]
+    assert rows[0] == "| 0 to 0.9 | 1 | 0 | 0.00% | 0.5000 |"
+    assert rows[3] == "| 0.999 to 1 | 2 | 2 | 100.00% | 0.9998 |"

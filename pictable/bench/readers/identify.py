@@ -37,6 +37,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,28 @@ SMALL_PX = 55.0
 #: A reading named right is *misplaced* when a corner lies farther from the card's own than
 #: this share of the card's height (issue 26: a reported outline lies on its card).
 PLACE_MAX = 0.10
+#: Confidence bins of the reliability table: [lower, upper) bounds.
+CONFIDENCE_BINS = (0.0, 0.9, 0.99, 0.999, 1.0 + 1e-9)
+
+
+def reliability(said: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+    """Readings by confidence bin (``CONFIDENCE_BINS``): for each, how many readings, how
+    many named the card right (id and, with codes, face), and their mean confidence."""
+    out = []
+    for lo, hi in pairwise(CONFIDENCE_BINS):
+        inside = [(c, ok) for c, ok in said if lo <= c < hi]
+        out.append(
+            {
+                "from": lo,
+                "to": min(hi, 1.0),
+                "readings": len(inside),
+                "right": sum(ok for _, ok in inside),
+                "mean_confidence": float(np.mean([c for c, _ in inside])) if inside else None,
+            }
+        )
+    return out
+
+
 DECK_GAME = "pickpic"
 
 
@@ -95,6 +118,30 @@ def placement_error(corners: np.ndarray, truth: np.ndarray) -> float:
     return float(off.max() / height)
 
 
+def reliability_markdown(runs: list[dict[str, Any]]) -> list[str]:
+    """The reliability table of every reading of ``runs`` together (their ``reliability``
+    bins summed), as Markdown lines."""
+    bins = [dict(b, sum=0.0) for b in reliability([])]
+    for r in runs:
+        for k, b in enumerate(r.get("reliability") or []):
+            bins[k]["readings"] += b["readings"]
+            bins[k]["right"] += b["right"]
+            bins[k]["sum"] += (b["mean_confidence"] or 0.0) * b["readings"]
+    lines = [
+        "Reliability: every reading of the runs above, by its confidence (right: the id, and "
+        "with codes the face, is the card's at that place).",
+        "",
+        "| confidence | readings | right | share right | mean confidence |",
+        "|---|---|---|---|---|",
+    ]
+    for b in bins:
+        n = b["readings"]
+        share = f"{b['right'] / n:.2%}" if n else "-"
+        mean = f"{b['sum'] / n:.4f}" if n else "-"
+        lines.append(f"| {b['from']:g} to {b['to']:g} | {n} | {b['right']} | {share} | {mean} |")
+    return lines
+
+
 def score_frame(
     result: FrameCards, truth: Truth, deck_prefix: str, check_face: bool
 ) -> dict[str, Any]:
@@ -103,6 +150,7 @@ def score_frame(
     used: set[int] = set()
     right = wrong = misplaced = 0
     mistakes: list[str] = []
+    said: list[tuple[float, bool]] = []  # (confidence, id right) of every reading
     for r in result.cards:
         centre = r.corners_px.mean(axis=0)
         best, best_d = None, np.inf
@@ -113,11 +161,14 @@ def score_frame(
                 best, best_d = i, d
         if best is None:
             wrong += 1
+            said.append((float(r.confidence), False))
             mistakes.append(f"{r.card} where there is no card ({r.method}, {r.confidence:.2f})")
             continue
         used.add(best)
         t = cards[best]
-        if r.card != t.card_id or (check_face and r.side != t.face):
+        ok = not (r.card != t.card_id or (check_face and r.side != t.face))
+        said.append((float(r.confidence), ok))
+        if not ok:
             wrong += 1
             mistakes.append(
                 f"{r.card}/{r.side} for {t.card_id}/{t.face} ({t.visible_fraction:.0%} visible, "
@@ -165,6 +216,7 @@ def score_frame(
         "right": right,
         "wrong": wrong,
         "misplaced": misplaced,
+        "said": said,
         "foreign": len(foreign),
         "foreign_named": sum(1 for i, _ in foreign if i in used),
         "foreign_listed": listed,
@@ -208,6 +260,7 @@ def bench_identify(
     mistakes: dict[int, list[str]] = {}
     missed: dict[int, list[str]] = {}
     times: list[float] = []
+    said: list[tuple[float, bool]] = []
     for i, frame, truth in scenes(_scene_kind(method), tier, n_scenes, seed, cache_dir):
         t0 = time.perf_counter()
         result = read(frame)
@@ -215,6 +268,7 @@ def bench_identify(
         s = score_frame(result, truth, DECK_GAME, check_face=method in ("codes", "both"))
         for k in totals:
             totals[k] += s[k]
+        said.extend(s["said"])
         if s["mistakes"]:
             mistakes[i] = s["mistakes"]
         if s["missed"]:
@@ -233,6 +287,7 @@ def bench_identify(
         "ms_median": float(np.median(times) * 1000) if times else None,
         "mistakes": mistakes,
         "missed": missed,
+        "reliability": reliability(said),
     }
     if totals["foreign"]:
         out["foreign_unnamed_rate"] = 1 - totals["foreign_named"] / totals["foreign"]
@@ -720,6 +775,7 @@ def _markdown(
             f"{r.get('misplaced', 0)} | {r['small_cards']} ({r['small_missed']}) | {foreign} | "
             f"{r['ms_median']:.0f} |"
         )
+    lines += ["", *reliability_markdown(runs)]
     lines += [
         "",
         f"Speed: {n['frames']} normal-tier 1280 x 720 frames with 12 Pick Pic cards (seed 7), "
