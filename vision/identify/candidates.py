@@ -50,6 +50,12 @@ def _long_side(q: NDArray[np.floating]) -> float:
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
+def _short_side(q: NDArray[np.floating]) -> float:
+    """Mean length (px) of the shorter pair of opposite sides of a (4, 2) quad."""
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - np.asarray(q), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
 def _merge(a: list[_Candidate], b: list[_Candidate]) -> list[_Candidate]:
     """Readings of two methods: one per card id and one per place, the more confident kept
     (readings of the same card at the same place pool their evidence)."""

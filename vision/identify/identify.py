@@ -68,8 +68,10 @@ from vision.identify.candidates import (
     _Candidate,
     _card_height,
     _card_sized,
+    _long_side,
     _merge,
     _overlaps_any,
+    _short_side,
 )
 from vision.identify.code_cards import QR_UNFRAMED_CONFIDENCE, _by_codes, kit_face_cells
 from vision.identify.codes import CodeReader
@@ -384,7 +386,7 @@ def _snap_fits(readings: list[_Candidate], grads: quads.Gradients) -> list[_Cand
             out.append(r)
             continue
         q = np.asarray(r.corners, np.float64).reshape(1, 4, 2)
-        height = max(_card_height_of(q[0]), 1.0)
+        height = max(_long_side(q[0]), 1.0)
         _, before = quads.refine_quads(gx, gy, q, 0.0, 16, 1)
         snapped, after = quads.refine_quads(gx, gy, q, max(4.0, SNAP_SHARE * height), 16, 2)
         if float(after.min()) > float(before.min()) and float(after.mean()) > float(before.mean()):
@@ -393,20 +395,6 @@ def _snap_fits(readings: list[_Candidate], grads: quads.Gradients) -> list[_Cand
             )
         out.append(r)
     return out
-
-
-def _card_height_of(q: NDArray[np.floating]) -> float:
-    """The mean length (px) of the longer pair of opposite sides of a (4, 2) quad."""
-    q = np.asarray(q, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
-
-
-def _short_side(q: NDArray[np.floating]) -> float:
-    """The mean length (px) of the shorter pair of opposite sides of a (4, 2) quad."""
-    q = np.asarray(q, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 # ---- keypoints -----------------------------------------------------------------------------
