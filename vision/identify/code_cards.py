@@ -87,8 +87,9 @@ def _by_codes(
     grads: Callable[[], quads.Gradients],
     reader: CodeReader,
     t: Thresholds,
+    game: str | None = None,
 ) -> list[_Candidate]:
-    cards = vote(read_sightings(bgr, grey, reader))
+    cards = vote(read_sightings(bgr, grey, reader, game=game))
     if not cards:
         return []
     # Every pose of every card at once: snapped to the edges, checked against its picture.
@@ -117,6 +118,9 @@ def _by_codes(
     lone = np.array(
         [len(cards[k].codes) == 1 and cards[k].codes[0].kind == "marker" for k in owner]
     )
+    # Markers named by their likeness alone (codes.soft_markers) count only where the card's
+    # picture agrees with the face they name.
+    soft = np.array([all(c.soft for c in cards[k].codes) for k in owner])
     seen = np.zeros(len(poses))
     if lone.any():
         corner = np.concatenate(
@@ -147,6 +151,9 @@ def _by_codes(
                 continue
         else:
             best = int(np.argmax(a))
+        if soft[idx[0]] and a[best] < t.code_agree:
+            chosen.append(None)
+            continue
         chosen.append(int(idx[best]))
     unframed = [
         p is not None and c.kinds == ("qr",) and not _framed(support[p])
@@ -168,7 +175,7 @@ def _by_codes(
             _named_nearby(poses[pick], others) or _speck_on_card(card.codes[0].corners_px, sure)
         ):
             continue  # where codes name another card: a marker-like speck on that card
-        confidence = _code_confidence(card, float(agree[pick]))
+        confidence = _code_confidence(card, float(agree[pick]), bool(soft[pick]))
         if unframed[k]:
             confidence = QR_UNFRAMED_CONFIDENCE
         evidence = tuple("marker" if c.kind == "marker" else "qr" for c in card.codes)
@@ -227,12 +234,14 @@ def _marker_corners(card: CodeCard, poses: NDArray[np.float64]) -> NDArray[np.in
     return np.asarray(np.argmin(np.linalg.norm(poses - centre, axis=2), axis=1), np.intp)
 
 
-def _code_confidence(card: CodeCard, agree: float) -> float:
+def _code_confidence(card: CodeCard, agree: float, soft: bool = False) -> float:
     """Two or more codes that agree: near certain; a QR code (checksummed): high; a lone
-    marker: by how much of its picture agrees. Codes of another card at the same place
-    lower it."""
+    marker, or markers named by their likeness alone (``soft``): by how much of its picture
+    agrees. Codes of another card at the same place lower it."""
     n = len(card.codes)
-    if n >= 2:
+    if soft:
+        base = 0.6 + 0.38 * min(1.0, agree / 0.7)
+    elif n >= 2:
         base = 0.99
     elif "qr" in card.kinds:
         base = 0.97

@@ -167,6 +167,7 @@ def identify_frame(
     calibration: CalibrationFile | None = None,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     precise: bool = False,
+    game: str | None = None,
 ) -> FrameCards:
     """Every card in ``frame`` ((H, W, 3) uint8 BGR; grey and BGRA are converted).
 
@@ -177,8 +178,12 @@ def identify_frame(
     ``calibration``: gives seat zones (and the card size) when the play-area markers are in
     view. ``precise``: refine the outline of cards found by keypoints by correlation (a
     fraction of a pixel instead of a few; some tenths of a second per card: for photos, not
-    live video). See the module docstring for the steps. Raises ``ValueError`` for a frame
-    that is not an image.
+    live video). ``game``: the game whose cards are on the table (``"pickpic"``, ...):
+    markers of other games' cards are ignored, and those of its cards that are not read bit
+    for bit are also named by their likeness to them
+    (:func:`vision.identify.codes.soft_markers`) where the card's picture agrees. See
+    the module docstring for the steps. Raises ``ValueError`` for a frame that is not an
+    image.
     """
     bgr, grey = check_frame(frame)
     if deck is not None and not isinstance(deck, ReferenceDeck):
@@ -199,7 +204,7 @@ def identify_frame(
     grads = functools.cache(lambda: quads.Gradients(grey, whole=pictures))
     readings: list[_Candidate] = []
     if codes is not None:
-        readings.extend(_by_codes(bgr, grey, grads, codes, thresholds))
+        readings.extend(_by_codes(bgr, grey, grads, codes, thresholds, game))
     unknown: list[UnknownCard] = []
     if deck is not None and features and len(deck):
         # A QR code read where no card's outline is (QR_UNFRAMED_CONFIDENCE) says nothing of

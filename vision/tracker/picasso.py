@@ -355,7 +355,7 @@ class PicassoTurnTracker:
         from vision.identify import identify_frame
 
         fit = self._board_fit
-        for reading in identify_frame(frame).cards:
+        for reading in identify_frame(frame, game="picasso").cards:
             # a code alone, with no card round it (a sticker, a phone), is no card laid
             if reading.card != st.card or reading.confidence < CARD_ON_TABLE_CONFIDENCE:
                 continue

@@ -142,7 +142,9 @@ class PicFlipFollower:
         self._shape = (frame.shape[0], frame.shape[1])
         self._last_t = t
         self.arms.update(frame, t)
-        readings = read_cards(frame, self.deck, self.calibration, self.settings.min_confidence)
+        readings = read_cards(
+            frame, self.deck, self.calibration, self.settings.min_confidence, game="picflip"
+        )
         settled = self.cards.update(readings, t)
         self.returning &= set(self.cards.tracks)  # taken back: no longer in view
         out: list[dict[str, Any]] = []

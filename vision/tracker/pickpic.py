@@ -161,6 +161,7 @@ class PickPicFollower:
             self.calibration,
             self.settings.min_confidence,
             lambda card: card not in self.spent and not other_games_card(card),
+            game="pickpic",
         )
         settled = self.cards.update(readings, t)
         self._follow_refs()

@@ -328,12 +328,14 @@ def read_cards(
     calibration: Any,
     min_confidence: float,
     keep: Callable[[str], bool] = lambda card: True,
+    game: str | None = None,
 ) -> list[tuple[str, str, NDArray[np.float32], float]]:
     """One frame's cards as ``SettledCards.update`` takes them, ``(card, face, corners_px,
     confidence)``: read by the stateless card reader (printed codes, and the pictures of
-    ``deck`` when one is given), those under ``min_confidence`` or not ``keep`` left out."""
+    ``deck`` when one is given; ``game``: the game played, whose cards alone can be on the
+    table), those under ``min_confidence`` or not ``keep`` left out."""
     result = identify_frame(
-        frame, deck, codes="fast", features=deck is not None, calibration=calibration
+        frame, deck, codes="fast", features=deck is not None, calibration=calibration, game=game
     )
     return [
         (c.card, c.face, c.corners_px, float(c.confidence))
