@@ -14,6 +14,7 @@ import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from vision.identify import codes as c
+from vision.identify import likeness as lk
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 from vision.kit.codes import marker_bits, marker_id
@@ -54,7 +55,7 @@ def test_a_marker_with_a_smeared_cell_is_named_by_its_likeness_to_the_games_mark
     quads = c.marker_quads(grey)
     read, _ = c._read_quads(grey, quads)
     assert read == []  # bit for bit, that cell reads wrong: no marker
-    named = c.soft_markers(grey, quads, c.game_marker_ids("pickpic"))
+    named = lk.soft_markers(grey, quads, lk.game_marker_ids("pickpic"))
     assert [m for m, _ in named] == [mid]
     # Its corners in ArUco order: the first is the marker's top-left (upright here).
     corners = named[0][1]
@@ -66,7 +67,7 @@ def test_a_smear_towards_another_games_marker_names_nothing() -> None:
     cell (1, 2): smeared there, it is as like the one as the other."""
     mid = marker_id("pickpic-017", "front")
     grey = _marker_on_paper(mid, 3.0, flip=(1, 2), blur=0.6, towards=0.6)
-    assert c.soft_markers(grey, c.marker_quads(grey), c.game_marker_ids("pickpic")) == []
+    assert lk.soft_markers(grey, c.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
 
 
 def test_a_cell_read_fully_wrong_is_not_corrected() -> None:
@@ -75,30 +76,30 @@ def test_a_cell_read_fully_wrong_is_not_corrected() -> None:
     call, so it names nothing."""
     mid = marker_id("pickpic-017", "front")
     grey = _marker_on_paper(mid, 3.0, flip=(1, 2), blur=0.6)
-    assert c.soft_markers(grey, c.marker_quads(grey), c.game_marker_ids("pickpic")) == []
+    assert lk.soft_markers(grey, c.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
 
 
 @pytest.mark.parametrize("cell", [None, (0, 0), (2, 1)])
 def test_likeness_names_nothing_outside_the_game_and_never_a_fiducial(
     cell: tuple[int, int] | None,
 ) -> None:
-    pickpic = c.game_marker_ids("pickpic")
+    pickpic = lk.game_marker_ids("pickpic")
     # Pic Flip cards' markers, clean or smeared: while Pick Pic is played, they are no card
     # (some are two cells from a Pick Pic marker: every marker of the kit is a rival).
     for card in ("picflip-010", "picflip-057", "picflip-101"):
         grey = _marker_on_paper(marker_id(card, "back"), 3.0, flip=cell, blur=0.6, towards=0.6)
-        assert c.soft_markers(grey, c.marker_quads(grey), pickpic) == []
+        assert lk.soft_markers(grey, c.marker_quads(grey), pickpic) == []
     # The play area's and the board's markers (fiducials): never read as a card's.
     for fiducial in (0, 2, 5):
         grey = _marker_on_paper(fiducial, 3.0, flip=cell, blur=0.6, towards=0.6)
-        assert c.soft_markers(grey, c.marker_quads(grey), pickpic) == []
+        assert lk.soft_markers(grey, c.marker_quads(grey), pickpic) == []
     # No game, no likeness.
     grey = _marker_on_paper(marker_id("pickpic-017", "front"), 3.0, flip=(1, 2), blur=0.6)
-    assert c.soft_markers(grey, c.marker_quads(grey), frozenset()) == []
+    assert lk.soft_markers(grey, c.marker_quads(grey), frozenset()) == []
 
 
 def test_the_games_markers_are_its_cards_both_faces() -> None:
-    ids = c.game_marker_ids("pickpic")
+    ids = lk.game_marker_ids("pickpic")
     assert marker_id("pickpic-001", "front") in ids and marker_id("pickpic-120", "back") in ids
     assert marker_id("picflip-001", "front") not in ids
     assert len(ids) == 240

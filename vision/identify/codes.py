@@ -80,7 +80,8 @@ class CodeSighting:
     printed) that the code allows: one for a QR code, two for a marker (it may be either of
     the face's two markers); ``places_mm``: for each pose, the code's square on the face
     (4, 2) mm, in the code's corner order; ``soft``: a marker named by its likeness to the
-    markers that can be on the table (:func:`soft_markers`), not read bit for bit.
+    markers that can be on the table (:func:`vision.identify.likeness.soft_markers`), not
+    read bit for bit.
     """
 
     kind: Literal["marker", "qr"]
@@ -581,72 +582,6 @@ def _read_quads(
     return out, read
 
 
-#: Soft reading (:func:`soft_markers`): a dark square that no marker matches bit for bit is
-#: named by the marker it is most like, among those of the game played, when its likeness
-#: (the mean over its 36 cells of +1 where cell and marker agree, -1 where they differ, each
-#: cell's whiteness weighing its vote) is at least SOFT_MIN_SCORE and leads every other
-#: marker's of the kit (other games' cards and the fiducials included: they may lie on the
-#: table too) by SOFT_MIN_MARGIN. One cell of 36 is 0.056 of likeness. On rendered tables
-#: (codes and features scenes, normal and hard, seed 0: 1254 squares unread), no square
-#: that was not a marker of the game led by more than 0.056 (one cell); at a lead of 0.07,
-#: 21 of the game's markers were named, all right, and on the held-out seed's hard codes
-#: scenes 8 of 382 unread squares, all right.
-SOFT_MIN_SCORE = 0.45
-SOFT_MIN_MARGIN = 0.07
-
-
-@functools.cache
-def game_marker_ids(game: str) -> frozenset[int]:
-    """The marker ids printed on the cards of ``game`` (both faces)."""
-    prefix = f"{game}-"
-    return frozenset(m for m, (card, _) in marker_table().items() if card.startswith(prefix))
-
-
-@functools.cache
-def _soft_templates() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """(k * 4, 36) cells of every marker of the kit (the cards' and the fiducials, ids
-    0-49), +1 white, -1 black, border included, in each of the four rotations as
-    :func:`_read_quads` reads a candidate turned by it (rows id-major), and their (k * 4,)
-    ids."""
-    ids = np.array(sorted(set(marker_table()) | set(range(50))), np.int64)
-    codes = np.asarray(load_dictionary("DICT_4X4_1000").codes[ids], np.uint64)  # (k, 4)
-    inner = (codes[..., None] >> np.arange(16, dtype=np.uint64)) & np.uint64(1)  # (k, 4, 16)
-    cells = -np.ones((len(ids), 4, _CELLS, _CELLS))
-    cells[:, :, 1:-1, 1:-1] = 2.0 * inner.reshape(len(ids), 4, 4, 4) - 1.0
-    return cells.reshape(len(ids) * 4, _CELLS * _CELLS), np.repeat(ids, 4)
-
-
-def soft_markers(
-    grey: NDArray[np.uint8], quads: NDArray[np.float32], marker_ids: frozenset[int]
-) -> list[tuple[int, NDArray[np.float32]]]:
-    """Dark squares ``quads`` (n, 4, 2) that no marker matched bit for bit, named by their
-    likeness to the markers of ``marker_ids`` (see :data:`SOFT_MIN_SCORE`): (marker id,
-    (4, 2) float32 corners in ArUco order). Small and blurred markers, whose cells are two or
-    three pixels, often read one cell wrong; among the few dozen markers of one game, the
-    nearest is still far ahead."""
-    if not len(quads) or not marker_ids:
-        return []
-    found, spread = _cell_read(grey, quads)
-    ratios = found.reshape(len(quads), -1)  # 0 black .. 1 white
-    # All 0: one level, no cells to read; spread: not 4 x 4 cells of one level each.
-    seen = (ratios.max(axis=1) > 0) & (spread <= MAX_CELL_SPREAD)
-    if not seen.any():
-        return []
-    templates, ids = _soft_templates()
-    score = (2.0 * ratios[seen] - 1.0) @ templates.T / templates.shape[1]  # (m, k * 4)
-    best = np.argmax(score, axis=1)
-    rows = np.arange(len(best))
-    rival = np.where(ids[None] == ids[best][:, None], -np.inf, score).max(axis=1)
-    lead = score[rows, best] - rival
-    ok = (score[rows, best] >= SOFT_MIN_SCORE) & (lead >= SOFT_MIN_MARGIN)
-    ok &= np.isin(ids[best], np.fromiter(marker_ids, np.int64))
-    out = []
-    for k in np.flatnonzero(ok):
-        rotation = int(best[k] % 4)
-        out.append((int(ids[best[k]]), quads[np.flatnonzero(seen)[k]][_ROTATED[rotation]]))
-    return out
-
-
 #: QR windows: finder patterns are dark squares of one size, their centres 2 to 4 of their
 #: sides apart (versions 1 to 4), three to a code; a window reaches this many sides beyond
 #: them, and is read at this scale.
@@ -738,8 +673,8 @@ def read_sightings(
     ``frame`` (H, W, 3) uint8 BGR and its ``grey`` (H, W) uint8; ``reader``: ``"fast"`` or
     ``"full"`` (see the module docstring); ``qr``: read QR codes too; ``game``: the game
     whose cards are on the table: markers of other games' cards are ignored, and its own
-    that are not read bit for bit are also named by their likeness (:func:`soft_markers`,
-    sightings marked ``soft``)."""
+    that are not read bit for bit are also named by their likeness
+    (:func:`vision.identify.likeness.soft_markers`, sightings marked ``soft``)."""
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     soft: list[tuple[int, NDArray[np.float32]]] = []
@@ -804,8 +739,8 @@ def _fast_codes(
     list[tuple[int, NDArray[np.float32]]],
 ]:
     """The fast reader's markers (id, corners), QR texts (text, corners) and, with a
-    ``game``, the markers of its cards read by likeness (:func:`soft_markers`) of a
-    frame."""
+    ``game``, the markers of its cards read by likeness
+    (:func:`vision.identify.likeness.soft_markers`) of a frame."""
     quads = marker_quads(grey)
     # Large markers after the others (the same marker read twice keeps its first reading);
     # QR codes' finder patterns looked for among the others only, as they were: shrunk 4
@@ -816,6 +751,8 @@ def _fast_codes(
         texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
     soft = []
     if game is not None:
+        from vision.identify.likeness import game_marker_ids, soft_markers
+
         # Not a square inside (or round) a marker read bit for bit: its inner or outer
         # contour, or a speck of it.
         soft = [
