@@ -14,6 +14,10 @@ the cards are Pic Flip cards: each of those at least 60% visible should get no i
 counts those reported in the ``unknown`` list), ``both`` (codes and pictures, ``codes``
 scenes).
 
+``--drawer second`` (``bench_identify``'s ``drawer``) draws the same kinds of scene with the
+independent drawer instead (:mod:`pictable.bench.drawers.cards`: plain OpenCV from KIT.md,
+the kit's card art, tiers normal and hard; not cached), scored the same way.
+
 ``bench_speed(method, n_frames, seed, deck)``: 1280 x 720 normal-tier frames with 12 cards
 (:func:`vision.synth.identify_speed.speed_frames`), one thread (OpenCV and numpy's BLAS:
 :func:`vision.identify.threads.single_thread`), each frame read several times: median and
@@ -39,7 +43,7 @@ import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -58,6 +62,9 @@ from vision.identify.scenes import scenes
 from vision.identify.threads import single_thread
 from vision.synth import Truth
 from vision.synth.identify_speed import speed_frames
+
+if TYPE_CHECKING:
+    from pictable.bench.drawers.cards import Art
 
 METHODS: tuple[str, ...] = ("codes", "features", "unknown", "both")
 VISIBLE_MIN = 0.6
@@ -100,12 +107,14 @@ def _scene_kind(method: str) -> str:
 
 
 def _reader(method: str, deck: ReferenceDeck | None) -> Callable[[np.ndarray], FrameCards]:
+    # The game is known at a table (every follower tells the reader): markers of other
+    # games' cards are ignored, and the game's own are also named by likeness.
     if method == "codes":
-        return lambda f: identify_frame(f, None, codes="fast")
+        return lambda f: identify_frame(f, None, codes="fast", game=DECK_GAME)
     if method in ("features", "unknown"):
         return lambda f: identify_frame(f, deck, codes=None)
     if method == "both":
-        return lambda f: identify_frame(f, deck, codes="fast")
+        return lambda f: identify_frame(f, deck, codes="fast", game=DECK_GAME)
     raise ValueError(f"unknown method {method!r}; expected one of {list(METHODS)}")
 
 
@@ -225,6 +234,27 @@ def score_frame(
     }
 
 
+#: Who draws the scenes: ``synth`` the project's camera (:mod:`vision.identify.scenes`),
+#: ``second`` the independent drawer (:mod:`pictable.bench.drawers.cards`, normal and hard
+#: tiers, not cached).
+DRAWERS: tuple[str, ...] = ("synth", "second")
+
+
+def kit_art() -> Art:
+    """The kit's card art for the second drawer (``pictable.bench.drawers.cards.Art``):
+    faces by ``vision.kit.render_face``, decks, Picmix items."""
+    from pictable.bench.drawers.cards import Art
+    from vision.kit import get_card, load_deck, render_face
+
+    def items(card_id: str, side: str) -> tuple[str, ...]:
+        card = get_card(card_id)
+        if card.faces is not None:
+            return card.faces[0 if side == "front" else 1].items
+        return tuple(card.items) if side == "front" else ()
+
+    return Art(render_face, lambda game: tuple(load_deck(game).ids), items)
+
+
 def bench_identify(
     tier: str = "normal",
     n_scenes: int = 100,
@@ -234,15 +264,19 @@ def bench_identify(
     deck: ReferenceDeck | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = False,
+    drawer: str = "synth",
 ) -> dict[str, Any]:
     """Accuracy of ``method`` on ``n_scenes`` rendered scenes of ``tier`` (see the module
-    docstring). Returns a dict: ``tier``, ``method``, ``scenes``, ``seed``, ``cards``,
+    docstring), drawn by ``drawer`` (``DRAWERS``). Returns a dict: ``tier``, ``method``,
+    ``scenes``, ``seed``, ``drawer``, ``cards``,
     ``right``, ``wrong``, ``right_rate``, ``wrong_rate`` (of ``cards``), ``foreign``,
     ``foreign_unnamed_rate``, ``foreign_listed_rate`` (``unknown`` only), ``ms_median``,
     ``mistakes`` and ``missed`` (per scene index, for reading)."""
     single_thread()
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {list(METHODS)}")
+    if drawer not in DRAWERS:
+        raise ValueError(f"unknown drawer {drawer!r}; expected one of {list(DRAWERS)}")
     if deck is None and method != "codes":
         deck = open_deck(DECK_GAME)
     read = _reader(method, deck)
@@ -261,7 +295,12 @@ def bench_identify(
     missed: dict[int, list[str]] = {}
     times: list[float] = []
     said: list[tuple[float, bool]] = []
-    for i, frame, truth in scenes(_scene_kind(method), tier, n_scenes, seed, cache_dir):
+    drawn: Any = scenes(_scene_kind(method), tier, n_scenes, seed, cache_dir)
+    if drawer == "second":
+        from pictable.bench.drawers.cards import card_scenes
+
+        drawn = card_scenes(_scene_kind(method), tier, n_scenes, seed, kit_art())
+    for i, frame, truth in drawn:
         t0 = time.perf_counter()
         result = read(frame)
         times.append(time.perf_counter() - t0)
@@ -281,6 +320,7 @@ def bench_identify(
         "method": method,
         "scenes": n_scenes,
         "seed": seed,
+        "drawer": drawer,
         **totals,
         "right_rate": totals["right"] / cards,
         "wrong_rate": totals["wrong"] / cards,
@@ -527,6 +567,13 @@ def main(argv: list[str] | None = None) -> int:
         "--repeats", type=int, default=SPEED_REPEATS, help="speed: reads per frame (fastest kept)"
     )
     p.add_argument("--details", action="store_true", help="include every mistake and miss")
+    p.add_argument(
+        "--drawer",
+        default="synth",
+        choices=DRAWERS,
+        help="synth: the project's camera (default); second: the independent drawer "
+        "(pictable.bench.drawers.cards; tiers normal and hard)",
+    )
     p.add_argument("--markdown", action="store_true", help="stages: a Markdown table, not JSON")
     args = p.parse_args(argv)
     if args.what == "stages":
@@ -542,7 +589,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         out = bench_identify(
-            args.tier, args.scenes, args.seed, args.what, cache_dir=args.cache, progress=True
+            args.tier,
+            args.scenes,
+            args.seed,
+            args.what,
+            cache_dir=args.cache,
+            progress=True,
+            drawer=args.drawer,
         )
         if not args.details:
             out["mistakes"] = sum(len(v) for v in out["mistakes"].values())

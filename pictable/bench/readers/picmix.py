@@ -7,6 +7,10 @@ scheme as ``pictable bench``), rendered once and kept as PNG + truth JSON under
 The truth's verdict is the synthetic camera's (``truth_of``): the player's ``visible_items``
 equal the objective's items.
 
+``--drawer second`` draws the claims with the independent drawer instead
+(``pictable.bench.drawers.picmix_claims``: plain OpenCV from KIT.md, the kit's card art, tiers
+normal and hard, not cached), its truth measured on its own drawing.
+
 Figures (all counts over the ``n`` claims):
 
 - ``verdict_right``: the verdict equals the truth's; ``verdict_right_rate`` over all claims,
@@ -58,14 +62,32 @@ def bench_picmix(
     verify: Callable[[np.ndarray], Any] | None = None,
     failures: list[dict[str, Any]] | None = None,
     new_art: bool = False,
+    drawer: str = "synth",
 ) -> dict[str, Any]:
     """Verify ``n`` rendered claims of ``tier`` and return the figures (module docstring).
 
     ``verify``: the reader (default ``verify_frame``); ``failures``: when given, each claim
     whose verdict is not right is appended (index, truth, reading, cause) for inspection;
-    ``new_art``: claims with the deck of ``vision.picmix.newart``."""
+    ``new_art``: claims with the deck of ``vision.picmix.newart``; ``drawer``: ``synth``
+    (the project's camera, cached) or ``second`` (``pictable.bench.drawers.picmix_claims``,
+    the independent drawer: kit art, tiers normal and hard, not cached)."""
     from vision.picmix.reader import verify_frame
     from vision.picmix.reading import PicmixReading
+
+    if drawer not in ("synth", "second"):
+        raise ValueError(f"drawer {drawer!r}: one of ('synth', 'second')")
+    art = None
+    if drawer == "second":
+        from pictable.bench.readers.identify import kit_art
+
+        art = kit_art()
+
+    def scene(i: int) -> tuple[np.ndarray, dict[str, Any]]:
+        if art is not None:
+            from pictable.bench.drawers.picmix_claims import claim_scene as drawn_claim
+
+            return drawn_claim(tier, seed, i, art)
+        return claim_scene(tier, seed, i, cache, new_art=new_art)
 
     fn = verify or verify_frame
     right = unsure = wrong_total = wrong_accepted = right_total = right_rejected = 0
@@ -77,7 +99,7 @@ def bench_picmix(
     times: list[float] = []
     cv2.setNumThreads(1)
     for i in range(n):
-        frame, truth = claim_scene(tier, seed, i, cache, new_art=new_art)
+        frame, truth = scene(i)
         t_vis, t_obj, t_verdict = truth_of(truth)
         hidden = objective_under_hand(truth)
         t0 = time.thread_time()
@@ -139,6 +161,7 @@ def bench_picmix(
         "tier": tier,
         "n": n,
         "seed": seed,
+        "drawer": drawer,
         "verdict_right": right,
         "verdict_right_rate": right / max(1, n),
         "decided_right_rate": right / max(1, decided),
@@ -569,6 +592,12 @@ def main(argv: list[str] | None = None) -> int:
         "--objectives", action="store_true", help="--new-art: register the objective cards too"
     )
     ap.add_argument("--report", choices=tuple(PROFILES), help="print report(PROFILE) as JSON")
+    ap.add_argument(
+        "--drawer",
+        choices=("synth", "second"),
+        default="synth",
+        help="synth: the project's camera (default); second: the independent drawer",
+    )
     args = ap.parse_args(argv)
     if args.report:
         print(json.dumps(report(args.report), indent=2))
@@ -584,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
 
     fn = functools.partial(verify_frame, use_codes=not args.no_codes)
     fails: list[dict[str, Any]] = []
-    out = bench_picmix(args.tier, args.n, args.seed, verify=fn, failures=fails)
+    out = bench_picmix(args.tier, args.n, args.seed, verify=fn, failures=fails, drawer=args.drawer)
     out["codes"] = not args.no_codes
     print(json.dumps(out, indent=2))
     if args.failures is not None:
