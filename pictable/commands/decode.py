@@ -26,7 +26,9 @@ Output: one block per image, or with --json one JSON object (docs/formats.md sec
   {"images": [{"image": PATH, "codes": [{"kind": "qr"|"aruco", "text": str|null,
    "id": int|null, "dictionary": str|null, "corners": [[x, y] x 4]}]}]}
 Corners are in image pixels, in the code's own order: its top-left, top-right,
-bottom-right, bottom-left as printed. An image that cannot be read gives
+bottom-right, bottom-left as printed. A QR text read without an error-correction
+margin (it may be a damaged code corrected into another payload) also has
+"unverified": true. An image that cannot be read gives
 {"image": PATH, "error": "..."}; the others are still read, and the exit status is 1.
 
 Marker dictionaries (--dictionaries, comma-separated, may be repeated): predefined
@@ -99,14 +101,19 @@ def parse_dictionaries(values: list[str] | None) -> tuple[MarkerDictionary, ...]
 
 
 def code_json(code: Code) -> dict[str, Any]:
-    """One code as its docs/formats.md section 3 entry (the only serialisation of a Code)."""
-    return {
+    """One code as its docs/formats.md section 3 entry (the only serialisation of a Code).
+    ``"unverified": true`` is added, and only then, for a text without an error-correction
+    margin (``Code.verified`` False)."""
+    entry: dict[str, Any] = {
         "kind": code.kind,
         "text": code.text,
         "id": code.id,
         "dictionary": code.dictionary,
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in code.corners_px],
     }
+    if not code.verified:
+        entry["unverified"] = True
+    return entry
 
 
 def run(args: argparse.Namespace) -> int:
@@ -210,6 +217,8 @@ def _print_entry(entry: dict[str, Any], codes: tuple[Code, ...]) -> None:
         corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in c.corners_px)
         if c.kind == "qr":
             what = f'qr     "{printable(c.text or "")}"'
+            if not c.verified:
+                what += "  (unverified: no error-correction margin)"
         else:
             what = f"aruco  {c.dictionary} id {c.id}"
         print(f"  {what}\n         at {corners}")

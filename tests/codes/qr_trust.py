@@ -18,7 +18,7 @@ import cv2
 from tests.codes.qr_bar import load_samples
 from tests.conftest import data_dir
 from vision.codes.qr import (
-    CHEAP_STEPS,
+    RESCUE_STEPS,
     opencv_aruco_read,
     opencv_curved_read,
     opencv_read,
@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
     samples = load_samples(root)
     for s in samples:
         grey = cv2.imread(str(s.path), cv2.IMREAD_GRAYSCALE)
-        images = [("grey", grey)] + [(st.name, st.transform(grey)[0]) for st in CHEAP_STEPS]
+        images = [("grey", grey)] + [(st.name, st.transform(grey)[0]) for st in RESCUE_STEPS]
         for step, img in images:
             for name, read in decoders.items():
                 for r in read(img):
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
                         notes.append(
                             f"{name} on {s.id} ({step}): {r.text[:30]!r} for {s.truth[:30]!r}"
                         )
-    print(f"{len(samples)} images x {1 + len(CHEAP_STEPS)} preprocessing steps")
+    print(f"{len(samples)} images x {1 + len(RESCUE_STEPS)} preprocessing steps")
     print(f"{'decoder':18} {'right':>6} {'wrong':>6}")
     for name in decoders:
         print(f"{name:18} {right[name]:>6} {wrong[name]:>6}")

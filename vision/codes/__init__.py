@@ -1,10 +1,11 @@
 """The code reader: every QR code and square fiducial (ArUco, AprilTag) in a frame.
 
 ``decode_frame(frame)`` is stateless: a frame in, a tuple of :class:`Code` out, each printed
-code once, whatever printed it. QR codes are read by zxing-cpp, zbar and OpenCV with
-preprocessing fallbacks, and fused (:mod:`vision.codes.qr`); markers are matched against a
-set of dictionaries in one pass (:mod:`vision.codes.aruco`). The payloads are data, never
-interpreted.
+code once, whatever printed it. QR codes are read by zxing-cpp, and where a code was seen
+but not read, again with preprocessing and by zbar, and fused (:mod:`vision.codes.qr`); a QR
+text without an error-correction margin comes with ``verified`` False. Markers are matched
+against a set of dictionaries in one pass (:mod:`vision.codes.aruco`). The payloads are data,
+never interpreted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from vision.codes.aruco import (
     DEFAULT_DICTIONARIES,
     PREDEFINED,
     MarkerDictionary,
+    candidates,
     detect_markers,
     load_dictionary,
     resolve_dictionaries,
@@ -58,22 +60,28 @@ def decode_frame(
     larger than :data:`MAX_SIDE_PX` are shrunk for reading (corners are still in frame
     pixels). ``dictionaries``: marker dictionaries to look for, by name, dictionary file
     path or :class:`MarkerDictionary` (None: :data:`DEFAULT_DICTIONARIES`; empty: no
-    markers). ``qr``: whether to read QR codes. ``fallbacks``: whether QR codes the fast
-    path misses are looked for again with preprocessing and other decoders (cheap when
-    nothing hints at a code; up to about a second for a located code that will not
-    decode, such as one half covered by a hand; live video may prefer False and the next
-    frame). ``trace``: collects the QR steps run.
+    markers). ``qr``: whether to read QR codes. ``fallbacks``: whether QR codes seen but
+    not read by the fast pass (zxing-cpp) are looked at again with preprocessing and other
+    decoders (nothing is run when every code seen was read; some 10 ms for each code seen
+    that will not decode, such as one half covered by a hand; live video may prefer False
+    and the next frame). ``trace``: collects the QR steps run.
 
     Raises ``ValueError`` when ``frame`` is not an image (not an array, no pixels, wrong
     number of dimensions or channels, non-numeric dtype) or a dictionary is unknown.
     """
     markers = resolve_dictionaries(dictionaries)
     grey = to_grey(frame)
+    # One square search serves both readers: the markers' candidates, and QR finder patterns
+    # that no read explains (codes seen but not read, which the QR fallbacks look at).
+    squares = candidates(grey.pixels) if markers else None
     codes: list[Code] = []
     if qr:
-        codes.extend(_to_frame(c, grey) for c in read_qr(grey.pixels, trace, fallbacks=fallbacks))
+        codes.extend(
+            _to_frame(c, grey)
+            for c in read_qr(grey.pixels, trace, fallbacks=fallbacks, squares=squares)
+        )
     if markers:
-        found = [_to_frame(c, grey) for c in detect_markers(grey.pixels, markers)]
+        found = [_to_frame(c, grey) for c in detect_markers(grey.pixels, markers, quads=squares)]
         # A marker inside a QR code that was read is part of the QR code's pattern.
         codes.extend(
             m
@@ -97,4 +105,5 @@ def _to_frame(code: Code, grey: Grey) -> Code:
         dictionary=code.dictionary,
         decoders=code.decoders,
         dissent=code.dissent,
+        verified=code.verified,
     )

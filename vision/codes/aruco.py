@@ -14,12 +14,12 @@ candidate unwarped at 4 px per cell, Otsu, cells read inside a 13% margin, at mo
 the border cells wrong, up to 60% of the dictionary's correctable bits corrected; corners
 are the contour's corners, unrefined (OpenCV's default). Checked: the same ids and corners
 as ``ArucoDetector`` on every shared photo, and the same ids on generated scenes
-(tests/codes/test_markers.py). Differences: every nested square is tried (OpenCV tries a
-group's squares until one matches), detections of one marker are merged (fewest corrected
-cells, then the dictionary asked first, then the largest outline), the closest code is taken
-rather than the first within tolerance, and a marker must span at least
-:data:`MIN_CELL_PX` pixels per cell (a 10-pixel speck in a chessboard photo read as a 5x5
-marker otherwise).
+(tests/codes/test_markers.py). Differences: every square is tried, nested ones included
+(OpenCV tries a group of close squares until one matches), detections of one marker are
+merged (fewest corrected cells, then the dictionary asked first, then the largest outline),
+the closest code is taken rather than the first within tolerance, and a marker must span at
+least :data:`MIN_CELL_PX` pixels per cell (a 10-pixel speck in a chessboard photo read as a
+5x5 marker otherwise).
 """
 
 from __future__ import annotations
@@ -67,14 +67,8 @@ DEFAULT_DICTIONARIES: tuple[str, ...] = (
 #: Smallest accepted marker: pixels per cell (cells counted with the black border).
 MIN_CELL_PX = 2.0
 
-# OpenCV's default DetectorParameters.
-_THRESH_WINDOWS = (3, 13, 23)
-_THRESH_CONSTANT = 7
-_MIN_PERIMETER_RATE = 0.03
-_MAX_PERIMETER_RATE = 4.0
-_POLY_ACCURACY_RATE = 0.03
-_MIN_CORNER_DISTANCE_RATE = 0.05
-_MIN_DISTANCE_TO_BORDER = 3
+# OpenCV's default DetectorParameters (the candidate search's are OpenCV's own, in
+# :func:`candidates`).
 _CELL_PX = 4
 _CELL_MARGIN_RATE = 0.13
 _MIN_OTSU_STDDEV = 5.0
@@ -208,107 +202,40 @@ class _Hit:
 
 def candidates(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Square candidates in a (h, w) uint8 image: (n, 4, 2) float32 corners in pixels,
-    clockwise on screen (OpenCV's candidate search with its default parameters).
+    clockwise on screen (OpenCV's candidate search with its default parameters, every
+    square kept).
 
     OpenCV's detector, given a one-marker dictionary, finds the squares and returns them as
-    rejected; but of nested outlines (a marker inside its white margin inside a dark card)
-    it returns only the outermost. So the contours are searched again, here, in the small
-    region around each of those outlines: the same thresholds, and only squares lying wholly
-    inside the region, which are exactly the squares a whole-image search finds there. This
-    costs a few milliseconds, where a whole-image search from Python spends tens converting
-    the thousands of noise contours of a camera frame.
+    rejected; with its default parameters it returns only one of squares that lie close
+    together (a marker inside its white margin inside a dark card: only the outermost), so
+    its ``minMarkerDistanceRate`` is set to 0 here: it then returns every square its
+    thresholds show. (Before, the close squares were searched again from Python around each
+    square returned, at twice the cost; that search found no square OpenCV now returns, and
+    missed 10 it returns, on 20 rendered tables and the shared photos, where every marker
+    read stayed the same. ``python -m pictable.bench.readers.decode`` times the reader
+    against OpenCV's detector.)
     """
-    h, w = grey.shape
-    side = max(h, w)
-    outer = _outer_squares(grey)
-    if not outer:
+    found, _, rejected = _square_finder().detectMarkers(grey)  # ids: none match
+    quads = [np.asarray(q, np.float32).reshape(4, 2) for q in (*found, *rejected)]
+    if not quads:
         return np.zeros((0, 4, 2), np.float32)
-    binaries = [
-        cv2.adaptiveThreshold(
-            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, win, _THRESH_CONSTANT
-        )
-        for win in _THRESH_WINDOWS
-    ]
-    quads: list[NDArray[np.float32]] = list(outer)
-    for x0, y0, x1, y1 in _regions(outer, w, h):
-        for binary in binaries:
-            crop = binary[y0:y1, x0:x1]
-            contours, _ = cv2.findContours(crop, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-            quads.extend(_squares(contours, side, (x0, y0), (x1 - x0, y1 - y0), (w, h)))
-    stacked = np.stack(quads)
-    _, first = np.unique(stacked.reshape(len(stacked), -1), axis=0, return_index=True)
-    return stacked[np.sort(first)]
+    q = np.stack(quads)
+    v1, v2 = q[:, 1] - q[:, 0], q[:, 2] - q[:, 0]
+    flip = v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0] < 0
+    q[flip] = q[flip][:, [0, 3, 2, 1]]
+    _, first = np.unique(q.reshape(len(q), -1), axis=0, return_index=True)
+    return q[np.sort(first)]
 
 
-def _outer_squares(grey: NDArray[np.uint8]) -> list[NDArray[np.float32]]:
-    """OpenCV's candidate squares (the outermost of nested ones), clockwise, (4, 2) px."""
+def _square_finder() -> cv2.aruco.ArucoDetector:
+    """OpenCV's detector with its default parameters, every square kept, and a one-marker
+    dictionary: its rejected candidates are the squares. Built per call (0.01 ms): a shared
+    detector would be used by several threads at once."""
     seed = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     one = cv2.aruco.Dictionary(seed.bytesList[49:50].copy(), 4, 0)
-    found, _, rejected = cv2.aruco.ArucoDetector(one).detectMarkers(grey)
-    return [np.asarray(q, np.float32).reshape(4, 2) for q in (*found, *rejected)]
-
-
-def _regions(
-    squares: Sequence[NDArray[np.float32]], w: int, h: int
-) -> list[tuple[int, int, int, int]]:
-    """Bounding boxes (x0, y0, x1, y1), exclusive ends, of the squares with a margin, inside
-    the image, boxes inside an earlier box dropped (largest first)."""
-    boxes = []
-    for q in squares:
-        lo, hi = q.min(axis=0), q.max(axis=0)
-        pad = 3 + 0.1 * float((hi - lo).max())
-        boxes.append((
-            max(0, int(lo[0] - pad)), max(0, int(lo[1] - pad)),
-            min(w, int(np.ceil(hi[0] + pad)) + 1), min(h, int(np.ceil(hi[1] + pad)) + 1),
-        ))  # fmt: skip
-    boxes.sort(key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True)
-    kept: list[tuple[int, int, int, int]] = []
-    for b in boxes:
-        if not any(k[0] <= b[0] and k[1] <= b[1] and b[2] <= k[2] and b[3] <= k[3] for k in kept):
-            kept.append(b)
-    return kept
-
-
-def _squares(
-    contours: Sequence[np.ndarray],
-    side: int,
-    offset: tuple[int, int],
-    region_wh: tuple[int, int],
-    image_wh: tuple[int, int],
-) -> list[NDArray[np.float32]]:
-    """The contours (of a region at ``offset`` in the image) that OpenCV would take as square
-    candidates, in image pixels, clockwise; contours touching the region's edge are cut
-    and skipped."""
-    min_len, max_len = _MIN_PERIMETER_RATE * side, _MAX_PERIMETER_RATE * side
-    rw, rh = region_wh
-    w, h = image_wh
-    border = _MIN_DISTANCE_TO_BORDER
-    out = []
-    for c in contours:
-        n = len(c)
-        if n < min_len or n > max_len:
-            continue
-        pts = c.reshape(-1, 2)
-        if pts.min() <= 0 or pts[:, 0].max() >= rw - 1 or pts[:, 1].max() >= rh - 1:
-            continue
-        approx = cv2.approxPolyDP(c, n * _POLY_ACCURACY_RATE, True)
-        if len(approx) != 4 or not cv2.isContourConvex(approx):
-            continue
-        q = approx.reshape(4, 2).astype(np.float32) + np.array(offset, np.float32)
-        sides = q - q[_NEXT]
-        if float((sides * sides).sum(axis=1).min()) < (n * _MIN_CORNER_DISTANCE_RATE) ** 2:
-            continue
-        if (
-            (q.min(axis=0) < border).any()
-            or q[:, 0].max() > w - 1 - border
-            or q[:, 1].max() > h - 1 - border
-        ):
-            continue
-        v1, v2 = q[1] - q[0], q[2] - q[0]
-        if v1[0] * v2[1] - v1[1] * v2[0] < 0:
-            q = q[[0, 3, 2, 1]]
-        out.append(q)
-    return out
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerDistanceRate = 0.0
+    return cv2.aruco.ArucoDetector(one, params)
 
 
 def _homographies(quads: NDArray[np.float32], size: int) -> NDArray[np.float64]:
@@ -379,16 +306,23 @@ def cell_ratios(
     return np.asarray(np.where(flat[:, None, None], flat_value[:, None, None], ratios), np.float64)
 
 
-def detect_markers(grey: NDArray[np.uint8], dictionaries: Sequence[MarkerDictionary]) -> list[Code]:
+def detect_markers(
+    grey: NDArray[np.uint8],
+    dictionaries: Sequence[MarkerDictionary],
+    *,
+    quads: NDArray[np.float32] | None = None,
+) -> list[Code]:
     """Markers of ``dictionaries`` in a (h, w) uint8 grey image, each once.
 
     Corners are (4, 2) float32 pixels in ArUco order (the marker's own top-left, top-right,
     bottom-right, bottom-left). A marker that matches several dictionaries at the same place
     is reported in the one with the fewest corrected cells (then the earlier requested).
+    ``quads``: the image's :func:`candidates`, when the caller already has them.
     """
     if not dictionaries:
         return []
-    quads = candidates(grey)
+    if quads is None:
+        quads = candidates(grey)
     if len(quads) == 0:
         return []
     perimeters = np.sqrt(((quads - quads[:, _NEXT]) ** 2).sum(axis=2)).sum(axis=1)

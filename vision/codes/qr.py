@@ -1,34 +1,41 @@
-"""QR codes: three decoders (zxing-cpp, zbar through pyzbar, OpenCV), a ladder of
-preprocessing fallbacks, and one fused answer per code.
+"""QR codes: zxing-cpp first; another decoder (zbar, through pyzbar) and preprocessing only
+where a QR code was seen but not read; OpenCV to break ties; one fused answer per code.
 
-The plan, measured on ZXing's real photos (``tests/codes/qr_bar.py`` prints the figures):
+The plan, measured on ZXing's real photos (``python -m tests.codes.qr_bar`` prints the counts,
+``python -m pictable.bench.readers.decode`` the times against zxing-cpp alone, same run):
 
-1. **Fast path**, every frame: zxing-cpp (local-average binarizer, rotations, downscaling and
-   inversion on) and zbar on the grey image (on frames larger than :data:`ZBAR_MAX_PIXELS`,
-   zbar reads crops around zxing-cpp's codes instead: whole, it costs 25x zxing-cpp's time).
-   zxing-cpp reads the most, and reports where it located a QR code it could not decode (a
-   checksum failure): that is the *evidence* used below.
-2. **Cheap fallbacks** on the whole image, only when the fast path read no QR code or left
-   evidence unexplained, stopping at the first that reads something and leaves no evidence
-   unexplained: zxing-cpp's global-histogram binarizer (it reads qrcode-4/34, a T-shirt),
-   a slight blur (qrcode-2/12, a halftone print), 2x upscaling of small images, halving of
-   large ones; and, only with evidence, a median filter, CLAHE and sharpening.
-3. **Expensive fallbacks**, only around unexplained evidence: crops of the located code
-   given to OpenCV's detectors, including its curved-surface decoder (qrcode-4/08 and, at
-   3x, 4/05: codes on a wrinkled T-shirt), and to zxing-cpp and zbar at other scales and
-   contrasts.
+1. **Fast pass**, every frame: zxing-cpp on the whole grey image (local-average binarizer,
+   rotations, downscaling and inversion on: its own defaults). It reads the most, at its own
+   speed, and reports where it located a QR code it could not decode (a checksum failure).
+2. **Evidence** of codes seen but not read: those located QR codes, and QR finder patterns
+   (square candidates of :func:`vision.codes.aruco.candidates` whose 7 x 7 cells read as a
+   finder: dark ring, light ring, dark 3 x 3 centre), two or more of a size close together,
+   that no read explains. The square candidates come from the marker search when markers
+   are looked for (free); otherwise they are searched only when the fast pass read and
+   located nothing. A frame whose codes were all read, or that shows no code, ends here.
+3. **Rescue**, on a crop around each unexplained place, stopping at the first step that reads
+   a code there (:data:`RESCUE_STEPS`, cheapest first): zxing-cpp's global-histogram binarizer
+   (qrcode-4/34, a T-shirt), a slight blur (qrcode-2/12, a picture made into a code), 2x
+   upscaling of small crops, and zbar. OpenCV's curved-surface decoder
+   (:func:`opencv_curved_read`) read two wrinkled T-shirts more but cost more than all the
+   rest together; it is left out (see :data:`RESCUE_STEPS`).
 4. **Fusion**: reads at the same place (by overlap) are one code. When decoders disagree on
-   the text, the text read by the most decoders wins, then the most trustworthy decoder's
-   (:data:`TRUST`). Two decoders that return the same payload bytes agree, whatever their
-   text. Trust was measured (``python -m tests.codes.qr_trust``: every decoder on the 121
-   photos under every whole-image step): with payload bytes decoded alike, none read a wrong
-   text (zxing-cpp 858 right, zbar 803, OpenCV 476, 0 wrong each), so the order follows what
-   each reads correctly that the others cannot: zxing-cpp applies ECIs and reads every QR
-   mode (Hanzi included), zbar returns raw bytes, OpenCV transcodes byte mode as ISO-8859-1
-   (undone here) and fails on Hanzi mode. Without that byte handling, zbar's own guess of
-   the character set misreads 8 Japanese payloads of the 121 (pyzbar alone), and OpenCV's
-   text is wrong for every Shift-JIS payload. When the fast path's two decoders disagree
-   and OpenCV has not voted, OpenCV reads the code's surroundings as a tie-breaker.
+   the text, a verified text (5.) wins, then the text read by the most decoders, then the
+   most trustworthy decoder's (:data:`TRUST`). Two decoders that return the same payload
+   bytes agree, whatever their text. Trust was measured (``python -m tests.codes.qr_trust``):
+   with payload bytes decoded alike, none read a wrong text, so the order follows what each
+   reads correctly that the others cannot: zxing-cpp applies ECIs and reads every QR mode
+   (Hanzi included), zbar returns raw bytes, OpenCV transcodes byte mode as ISO-8859-1
+   (undone here) and fails on Hanzi mode. When two decoders disagree and OpenCV has not
+   voted, OpenCV reads the code's surroundings as a tie-breaker.
+5. **Verification**: a QR text is *verified* when zxing-cpp decoded it with at least
+   :data:`MIN_SPARE_EC` of the symbol's error correction unused. Every decoder here checks
+   the Reed-Solomon code, so a wrong text needs a symbol damaged beyond its correction
+   capacity and corrected into another valid payload, and such a mis-correction uses all of
+   the capacity (it lands on the nearest wrong codeword, at the capacity's edge). zbar and
+   OpenCV report no margin, and two decoders agreeing do not help: they read the same
+   damaged modules and mis-correct alike. Any other text is returned with
+   ``Code.verified`` False (``"unverified": true`` in ``pictable decode --json``).
 
 zbar is driven through pyzbar's ctypes binding with ``ZBAR_CFG_BINARY`` set (zbar >= 0.23),
 so it returns the payload's raw bytes instead of re-encoding them by its own guess of the
@@ -49,14 +56,23 @@ import numpy as np
 import zxingcpp
 from numpy.typing import NDArray
 
+from vision.codes.aruco import candidates, cell_ratios
 from vision.codes.payload import latin1_transcoded_text, payload_text
-from vision.codes.reading import Code, quad_area, same_place
+from vision.codes.reading import Code, inside, quad_area, same_place
 
 log = logging.getLogger(__name__)
 
 ZXING, ZBAR, OPENCV = "zxing-cpp", "zbar", "opencv"
 #: Decoder trust, most trusted first (see the module docstring for the measurement).
 TRUST: tuple[str, ...] = (ZXING, ZBAR, OPENCV)
+
+#: Least share of a symbol's error correction that zxing-cpp must leave unused (its ``UEC``:
+#: 1 - 2 x corrected codewords / error-correction codewords, in the worst block) for a text
+#: to be *verified*. A mis-correction uses the whole capacity: at most 1/7 (0.14) is left
+#: then, in the smallest blocks (7 error-correction codewords, version 1-L); one corrected
+#: codeword fewer leaves 0.43 there. On ZXing's 121 development photos the fast pass reads
+#: with 0.33 left at the least.
+MIN_SPARE_EC = 0.15
 
 _ZX_FORMATS = zxingcpp.barcode_formats_from_str("QRCode,MicroQRCode")
 _BINARIZERS = {
@@ -71,13 +87,22 @@ Quad = NDArray[np.float32]  # (4, 2) float32, working-image pixels
 class Read:
     """One decoder's reading of one QR code. ``quad``: (4, 2) float32 pixels of the image
     given to :func:`read_qr`, in the code's own corner order. ``step``: the preprocessing
-    step that produced it (for debugging)."""
+    step that produced it (for debugging). ``spare_ec``: the share of the symbol's error
+    correction left unused (0..1), for decoders that report it (zxing-cpp), else None."""
 
     decoder: str
     text: str
     payload: bytes | None
     quad: Quad
     step: str
+    spare_ec: float | None = None
+
+    def moved(self, quad: Quad, step: str | None = None) -> Read:
+        """This read with another quad (and step)."""
+        return Read(
+            self.decoder, self.text, self.payload, quad, self.step if step is None else step,
+            self.spare_ec,
+        )  # fmt: skip
 
 
 @dataclass
@@ -123,8 +148,15 @@ def zxing_read(
         if r.error is not None or not r.valid:
             failed.append(quad)
             continue
-        reads.append(Read(ZXING, r.text, bytes(r.bytes), quad, f"zxing-{binarizer}"))
+        reads.append(Read(ZXING, r.text, bytes(r.bytes), quad, f"zxing-{binarizer}", _spare_ec(r)))
     return reads, failed
+
+
+def _spare_ec(found: object) -> float | None:
+    """zxing-cpp's unused error-correction share of a result (``extra["UEC"]``), or None."""
+    extra = getattr(found, "extra", None)
+    value = extra.get("UEC") if isinstance(extra, dict) else None
+    return float(value) if isinstance(value, int | float) else None
 
 
 class _Zbar:
@@ -199,9 +231,9 @@ def _zbar() -> _Zbar | None:
         return None
 
 
-#: Largest image (pixels) zbar scans whole. zbar scans every row and column, which costs
-#: some 50 ms on a 1280x720 frame against 2 ms for zxing-cpp; on larger frames zbar reads
-#: crops around the codes zxing-cpp found or located instead (its vote still counts).
+#: Largest image (pixels) zbar scans. zbar scans every row and column, which costs some
+#: 50 ms on a 1280x720 frame against 2 ms for zxing-cpp; it only reads crops around codes
+#: seen but not read, and crops larger than this are left to the other decoders.
 ZBAR_MAX_PIXELS = 640 * 512
 
 
@@ -291,19 +323,6 @@ def _blur(k: int) -> Transform:
     return f
 
 
-def _median(g: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
-    return _u8(cv2.medianBlur(g, 3)), 1.0
-
-
-def _clahe(g: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
-    return _u8(cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(g)), 1.0
-
-
-def _sharpen(g: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
-    soft = cv2.GaussianBlur(g, (0, 0), 3)
-    return _u8(cv2.addWeighted(g, 1.5, soft, -0.5, 0)), 1.0
-
-
 def _resize(f: float) -> Transform:
     def t(g: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
         interp = cv2.INTER_CUBIC if f > 1 else cv2.INTER_AREA
@@ -314,38 +333,27 @@ def _resize(f: float) -> Transform:
     return t
 
 
-def _then(a: Transform, b: Transform) -> Transform:
-    def t(g: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
-        g1, s1 = a(g)
-        g2, s2 = b(g1)
-        return g2, s1 * s2
-
-    return t
-
-
 Decoder = Callable[[NDArray[np.uint8], str], list[Read]]
 
 
 def _zx(binarizer: str) -> Decoder:
     def d(g: NDArray[np.uint8], step: str) -> list[Read]:
         reads, _ = zxing_read(g, binarizer)
-        return [Read(r.decoder, r.text, r.payload, r.quad, step) for r in reads]
+        return [r.moved(r.quad, step) for r in reads]
 
     return d
 
 
 @dataclass(frozen=True)
 class Step:
-    """One fallback: a transform, then decoders. ``max_side``/``min_side`` limit it by the
-    image's longest side (pixels); ``needs_evidence``: run it only when zxing-cpp located a QR
-    code it could not decode (frames without any QR code then skip it)."""
+    """One rescue step: a transform, then decoders, on a crop around a code seen but not read.
+    ``max_side``/``min_side`` limit it by the crop's longest side (pixels)."""
 
     name: str
     transform: Transform
     decoders: tuple[Decoder, ...]
     max_side: int | None = None
     min_side: int | None = None
-    needs_evidence: bool = False
 
     def applies(self, grey: NDArray[np.uint8]) -> bool:
         side = max(grey.shape)
@@ -363,34 +371,29 @@ class Step:
         reads = []
         for decode in self.decoders:
             for r in decode(img, self.name):
-                reads.append(Read(r.decoder, r.text, r.payload, r.quad / np.float32(scale), r.step))
+                reads.append(r.moved(r.quad / np.float32(scale)))
         return reads
 
 
-#: Whole-image fallbacks, cheapest and most useful first. On ZXing's photos the global
-#: binarizer reads a T-shirt code (qrcode-4/34) and the blur a halftone one (qrcode-2/12)
-#: that nothing else reads; the others are generic (small codes, flat contrast, softness).
-CHEAP_STEPS: tuple[Step, ...] = (
-    Step("global-binarizer", _identity, (_zx("global"),)),
-    Step("blur3", _blur(3), (_zx("local"), _zx("global"), zbar_read)),
-    Step("up2", _resize(2.0), (_zx("local"), _zx("global")), max_side=800),
-    Step("half", _resize(0.5), (_zx("global"), zbar_read), min_side=1000),
-    Step("median3", _median, (_zx("local"), _zx("global")), needs_evidence=True),
-    Step("clahe", _clahe, (_zx("local"), zbar_read), needs_evidence=True),
-    Step("sharpen", _sharpen, (_zx("local"), zbar_read), needs_evidence=True),
-)
-
-#: Fallbacks on a crop around a QR code that zxing-cpp located but could not decode.
-CROP_STEPS: tuple[Step, ...] = (
-    Step("crop-opencv", _identity, (opencv_read, opencv_aruco_read)),
-    Step("crop-curved", _identity, (opencv_curved_read,)),
-    Step("crop-up2", _resize(2.0), (_zx("local"), _zx("global"), zbar_read, opencv_read)),
-    Step("crop-blur5", _blur(5), (_zx("local"), _zx("global"), zbar_read)),
-    # OpenCV's curved decoder can take a second on a large image: small crops only.
-    Step(
-        "crop-up3-blur3-curved", _then(_resize(3.0), _blur(3)), (opencv_curved_read,), max_side=320
-    ),
-    Step("crop-clahe", _clahe, (_zx("local"), _zx("global"), zbar_read, opencv_read)),
+#: What is tried around a code seen but not read, in this order, until a step reads a code
+#: there. On ZXing's 121 development photos the global binarizer reads qrcode-4/34 (0.3 ms
+#: on its crop) and the blur qrcode-2/12 (0.5 ms); 2x upscaling (1-2 ms) and zbar (another
+#: sampler and binarizer, about 2 ms) read none of them that the others miss, but the
+#: upscaling reads small codes on rendered tables (a card's code 36 px wide, seed 0 scene 8,
+#: next to another that zxing-cpp's outline ran into). Dropped for their cost, since every
+#: code that will not decode pays every step (five such photos there: qrcode-4/05, 4/08,
+#: 4/13, 4/31, 4/32): OpenCV's straight decoders on the crop (10-20 ms; no photo read that
+#: the others miss), OpenCV's curved decoder on the crop (10-30 ms; it alone read
+#: qrcode-4/08, a wrinkled T-shirt) and on the crop upscaled 3 times (about 40 ms, 0.4 s on
+#: qrcode-4/31; it alone read qrcode-4/05). With the curved decoder on the crop the photos
+#: took 3.3 times zxing-cpp's mean time (1.5 without), against 2 at most for issue 27
+#: (``python -m pictable.bench.readers.decode``).
+RESCUE_STEPS: tuple[Step, ...] = (
+    Step("crop-global", _identity, (_zx("global"),)),
+    Step("crop-blur3", _blur(3), (_zx("local"), _zx("global"))),
+    # Codes a few pixels a module (cards on a table); crops over 480 px hold large codes.
+    Step("crop-up2", _resize(2.0), (_zx("local"), _zx("global")), max_side=480),
+    Step("crop-zbar", _identity, (zbar_read,)),
 )
 
 
@@ -398,41 +401,48 @@ CROP_STEPS: tuple[Step, ...] = (
 
 
 def read_qr(
-    grey: NDArray[np.uint8], trace: QrTrace | None = None, *, fallbacks: bool = True
+    grey: NDArray[np.uint8],
+    trace: QrTrace | None = None,
+    *,
+    fallbacks: bool = True,
+    squares: NDArray[np.float32] | None = None,
 ) -> list[Code]:
     """Every QR code in a (h, w) uint8 grey image, each once; corners in its pixels.
 
-    See the module docstring for the steps. ``fallbacks=False`` runs the fast path only (for
-    live video, where the next frame is another chance). ``trace`` (optional) collects what
-    was run.
+    See the module docstring for the steps. ``fallbacks=False`` runs the fast pass only (for
+    live video, where the next frame is another chance). ``squares``: the image's square
+    candidates, (n, 4, 2) float32 pixels (:func:`vision.codes.aruco.candidates`), when the
+    caller has them: QR finder patterns among them are evidence of codes; without them the
+    squares are searched only when the fast pass reads and locates nothing. ``trace``
+    (optional) collects what was run.
     """
     steps = trace.steps if trace is not None else []
-    reads, evidence = zxing_read(grey, "local")
-    if grey.size <= ZBAR_MAX_PIXELS:
-        reads += zbar_read(grey, "zbar")
-    else:  # zbar confirms what zxing-cpp read, on crops
-        for r in list(reads):
-            reads += _on_crop(grey, r.quad, zbar_read, "zbar-crop")
+    reads, located = zxing_read(grey, "local")
+    located = [q for q in located if quad_area(q) >= 4.0]  # zxing-cpp gives some as (0, 0) x 4
     steps.append("fast")
 
-    if fallbacks and (not reads or _unexplained(evidence, reads)):
-        for step in CHEAP_STEPS:
-            if not step.applies(grey) or (step.needs_evidence and not evidence):
-                continue
-            steps.append(step.name)
-            new = step.run(grey)
-            reads += new
-            if new and not _unexplained(evidence, reads):
-                break
+    places: list[Quad] = []
+    if fallbacks:
+        if squares is None and not reads and not located:
+            steps.append("finders")
+            squares = candidates(grey)
+        # Squares inside a code read or located are that code's own finder patterns.
+        seen = [r.quad for r in reads] + list(located)
+        finders = [] if squares is None else finder_places(grey, _outside(squares, seen))
+        places = _unexplained([*located, *finders], reads)
 
-    for quad in _unexplained(evidence, reads) if fallbacks else []:
-        for step in CROP_STEPS:
-            if not step.applies(_crop(grey, quad)[2]):
+    for quad in places:
+        if any(_explains(r.quad, quad) for r in reads):
+            continue  # read while rescuing another place
+        x0, y0, crop = _crop(grey, quad)
+        shift = np.array([x0, y0], np.float32)
+        for step in RESCUE_STEPS:
+            if not step.applies(crop):
                 continue
             steps.append(step.name)
-            new = _on_crop(grey, quad, step.decode, step.name)
+            new = [r.moved(r.quad + shift) for r in step.run(crop)]
             reads += new
-            if any(same_place(r.quad, quad) for r in new):
+            if any(_explains(r.quad, quad) for r in new):
                 break
 
     codes = fuse(reads)
@@ -440,6 +450,7 @@ def read_qr(
     if contested:
         # A tie-break: OpenCV reads the contested codes' surroundings.
         for c in contested:
+            steps.append("tie-break")
             reads += _on_crop(grey, c.corners_px, opencv_read, "tie-break")
         codes = fuse(reads)
     if trace is not None:
@@ -447,22 +458,91 @@ def read_qr(
     return codes
 
 
+#: A QR finder pattern's 7 x 7 cells, True where dark (ring, light ring, dark 3 x 3 centre).
+_FINDER_DARK = np.zeros((7, 7), bool)
+_FINDER_DARK[[0, -1], :] = _FINDER_DARK[:, [0, -1]] = True
+_FINDER_DARK[2:5, 2:5] = True
+#: Cells of a finder pattern that may read wrong (blur, a corner clipped, perspective).
+_FINDER_WRONG_CELLS = 3
+#: Finder patterns of one code: sides within this ratio, centres this many sides apart at
+#: most (version 40: 177 modules, finders 7 wide, 170 / 7 = 24 sides apart).
+_FINDER_SIZE_RATIO = 1.5
+_FINDER_MAX_SIDES_APART = 25.0
+
+
+def finder_places(grey: NDArray[np.uint8], squares: NDArray[np.float32]) -> list[Quad]:
+    """Places of QR codes whose finder patterns are among ``squares`` ((n, 4, 2) float32
+    pixels of ``grey``): for each group of two or more finder patterns of a size close
+    together, the (4, 2) float32 outline of their bounding box, in pixels."""
+    if len(squares) == 0:
+        return []
+    ratios = cell_ratios(grey, squares, 7)
+    wrong = ((ratios > 0.5) == _FINDER_DARK[None]).sum(axis=(1, 2))  # white where dark
+    finders = squares[wrong <= _FINDER_WRONG_CELLS]
+    if len(finders) < 2:
+        return []
+    centres = finders.mean(axis=1)
+    sides = np.sqrt(((finders - finders[:, [1, 2, 3, 0]]) ** 2).sum(axis=2)).mean(axis=1)
+    # Groups: finders of a size close together (union-find over the pairs that fit).
+    group = np.arange(len(finders))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = int(group[i])
+        return i
+
+    for i in range(len(finders)):
+        for j in range(i + 1, len(finders)):
+            small, large = sorted((float(sides[i]), float(sides[j])))
+            far = float(np.linalg.norm(centres[i] - centres[j]))
+            if large <= _FINDER_SIZE_RATIO * small and small < far <= (
+                _FINDER_MAX_SIDES_APART * large
+            ):
+                group[root(i)] = root(j)
+    roots = np.array([root(i) for i in range(len(finders))])
+    places = []
+    for r in np.unique(roots):
+        members = finders[roots == r]
+        centres_r = members.mean(axis=1)
+        if len(np.unique(np.round(centres_r / 2), axis=0)) < 2:
+            continue  # nested outlines of one finder pattern
+        lo, hi = members.reshape(-1, 2).min(axis=0), members.reshape(-1, 2).max(axis=0)
+        places.append(np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]], np.float32))
+    return places
+
+
+def _outside(squares: NDArray[np.float32], quads: Sequence[Quad]) -> NDArray[np.float32]:
+    """The squares ((n, 4, 2) float32 pixels) whose centre lies in none of ``quads``."""
+    if len(squares) == 0 or not quads:
+        return squares
+    centres = squares.mean(axis=1)
+    keep = np.array([not any(inside(c, q) for q in quads) for c in centres], bool)
+    return np.asarray(squares[keep], np.float32)
+
+
+def _explains(read_quad: Quad, place: Quad) -> bool:
+    """Whether a code read at ``read_quad`` accounts for the evidence at ``place``: the same
+    place, or the evidence's centre inside the code (finder groups are smaller than it)."""
+    return same_place(read_quad, place) or inside(place.mean(axis=0), read_quad)
+
+
 def _on_crop(grey: NDArray[np.uint8], quad: Quad, decode: Decoder, step: str) -> list[Read]:
     """``decode`` on the part of ``grey`` around ``quad``; reads in ``grey``'s pixels."""
     x0, y0, crop = _crop(grey, quad)
     shift = np.array([x0, y0], np.float32)
-    return [Read(r.decoder, r.text, r.payload, r.quad + shift, r.step) for r in decode(crop, step)]
+    return [r.moved(r.quad + shift) for r in decode(crop, step)]
 
 
 def _unexplained(evidence: Iterable[Quad], reads: Sequence[Read]) -> list[Quad]:
-    """The evidence quads that no read lies on; overlapping evidence counted once (the
-    largest outline kept: zxing-cpp also reports failed partial outlines of one code)."""
+    """The evidence quads that no read explains; evidence of one code counted once (the
+    largest outline kept: zxing-cpp also reports failed partial outlines of one code, and
+    its finder patterns may be seen too)."""
     left: list[Quad] = []
     for quad in sorted(evidence, key=quad_area, reverse=True):
-        if any(same_place(quad, r.quad) for r in reads):
+        if any(_explains(r.quad, quad) for r in reads):
             continue
-        if any(same_place(quad, q) for q in left):
-            continue
+        if any(_explains(q, quad) for q in left):
+            continue  # the same code, seen twice (zxing-cpp's outlines, its finder patterns)
         left.append(quad)
     return left
 
@@ -485,7 +565,8 @@ def _crop(grey: NDArray[np.uint8], quad: Quad) -> tuple[int, int, NDArray[np.uin
 
 def fuse(reads: Sequence[Read]) -> list[Code]:
     """One :class:`Code` per place: reads are grouped by overlap (the same place) and each
-    group's text chosen by vote, then by decoder trust (:data:`TRUST`)."""
+    group's text chosen by error-correction margin, then by vote, then by decoder trust
+    (:data:`TRUST`)."""
     groups: list[list[Read]] = []
     for r in sorted(reads, key=lambda r: TRUST.index(r.decoder)):
         for g in groups:
@@ -502,7 +583,8 @@ def fuse(reads: Sequence[Read]) -> list[Code]:
 
 
 def _decide(group: Sequence[Read]) -> Code:
-    """The text of one place: most decoders, then most trusted decoder."""
+    """The text of one place: a text with an error-correction margin first (verified), then
+    the most decoders, then the most trusted decoder."""
     # Texts agree when equal, or when two decoders returned the same payload bytes (then the
     # more trusted decoder's text stands for both).
     canon: dict[str, str] = {}
@@ -520,9 +602,13 @@ def _decide(group: Sequence[Read]) -> Code:
     for r in group:
         voters.setdefault(canon[r.text], set()).add(r.decoder)
 
-    def rank(text: str) -> tuple[int, int]:
+    # A text decoded with error correction to spare is the symbol's; one without may be a
+    # mis-correction, however many decoders read it (they read the same damaged modules).
+    margin = {canon[r.text] for r in group if r.spare_ec is not None and r.spare_ec >= MIN_SPARE_EC}
+
+    def rank(text: str) -> tuple[bool, int, int]:
         best_trust = min(TRUST.index(d) for d in voters[text])
-        return (-len(voters[text]), best_trust)
+        return (text not in margin, -len(voters[text]), best_trust)
 
     text = min(voters, key=rank)
     agreeing = sorted(voters[text], key=TRUST.index)
@@ -538,4 +624,5 @@ def _decide(group: Sequence[Read]) -> Code:
         payload=payload,
         decoders=tuple(agreeing),
         dissent=tuple(dissent),
+        verified=text in margin,
     )

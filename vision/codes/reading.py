@@ -29,6 +29,13 @@ class Code:
     - ``decoders``: the decoders that read this text/id here (for debugging), e.g.
       ``("zxing-cpp", "zbar")``; ``dissent``: those that read something else at the same
       place and were outvoted.
+    - ``verified``: whether the reading is backed by an error-correction margin (a QR code
+      that zxing-cpp decoded with part of its error correction left unused,
+      :data:`vision.codes.qr.MIN_SPARE_EC`; every marker, matched with its own error
+      budget). False for a QR text that only decoders that report no margin read, or that
+      took nearly all the symbol's error correction: such a text may be a mis-correction
+      (a damaged symbol corrected into another valid payload), and is reported as
+      ``"unverified": true``.
     """
 
     kind: Kind
@@ -39,6 +46,7 @@ class Code:
     dictionary: str | None = None
     decoders: tuple[str, ...] = ()
     dissent: tuple[str, ...] = ()
+    verified: bool = True
 
     def __post_init__(self) -> None:
         corners = np.array(self.corners_px, dtype=np.float32).reshape(4, 2)
@@ -59,6 +67,7 @@ class Code:
             self.dictionary,
             self.decoders,
             self.dissent,
+            self.verified,
             self.corners_px.tobytes(),
         )
 

@@ -30,6 +30,7 @@ READER_REPORTS: dict[str, tuple[str, str]] = {
     "reader-picmix": ("pictable.bench.readers.picmix:report", "Picmix verification"),
     "reader-pickpic": ("pictable.bench.readers.pickpic:report", "Pick Pic from the camera"),
     "reader-picflip": ("pictable.bench.readers.picflip:report", "Pic Flip from the camera"),
+    "reader-decode": ("pictable.bench.readers.decode:report", "Code reader speed"),
     "live-play": ("pictable.bench.live:report", "The live pipeline"),
 }
 BEGIN = "<!-- reader reports: begin (written by pictable bench) -->"
