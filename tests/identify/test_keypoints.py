@@ -135,7 +135,7 @@ def test_report_has_the_shape_pictable_bench_reads(
     builtin_decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PICTABLE_DECKS", str(builtin_decks))
-    sizes = {"normal": 1, "unknown": 1, "hard": 0, "frames": 1, "large_deck": None}
+    sizes = {"normal": 1, "unknown": 1, "hard": 0, "frames": 1, "large_deck": None, "second": 1}
     r = report("quick", sizes=sizes, cache_dir=tmp_path)
     assert set(r) == {"title", "summary", "markdown"}
     assert r["markdown"].startswith("## ")
@@ -145,5 +145,7 @@ def test_report_has_the_shape_pictable_bench_reads(
         assert s["met"] in (True, False, None)
     figures = " ".join(s["figure"] for s in r["summary"])
     assert "by codes" in figures and "by pictures alone" in figures and "speed" in figures
+    assert "second drawer, hard tier, codes" in figures  # both renderers
+    assert "| second | normal | codes |" in r["markdown"]
     with pytest.raises(ValueError, match="profile"):
         report("everything")

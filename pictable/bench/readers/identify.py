@@ -614,10 +614,11 @@ if __name__ == "__main__":
 #: large deck's size (None: not timed).
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "normal": 30, "unknown": 20, "hard": 10, "frames": 8, "large_deck": 1000,
+        "normal": 30, "unknown": 20, "hard": 10, "frames": 8, "large_deck": 1000, "second": 5,
     },
     "full": {
         "normal": 300, "unknown": 200, "hard": 100, "frames": 30, "large_deck": 1000,
+        "second": 40,
     },
 }  # fmt: skip
 #: The issue's bars.
@@ -676,7 +677,17 @@ def report(
                     deck=None if method == "codes" else deck, cache_dir=cache,
                 )
             )  # fmt: skip
-    by = {(r["tier"], r["method"]): r for r in runs}
+    # The same on the independent drawer (nothing was tuned on it: its seed 0).
+    for tier, method, _ in plan:
+        if n.get("second"):
+            runs.append(
+                bench_identify(
+                    tier, int(n["second"]), 0, method,
+                    deck=None if method == "codes" else deck, drawer="second",
+                )
+            )  # fmt: skip
+    by = {(r["tier"], r["method"]): r for r in runs if r.get("drawer", "synth") == "synth"}
+    second = {(r["tier"], r["method"]): r for r in runs if r.get("drawer") == "second"}
     speed = {
         "codes": bench_speed("codes", n["frames"], cache_dir=cache),
         "features": bench_speed("features", n["frames"], deck=deck, cache_dir=cache),
@@ -728,6 +739,15 @@ def report(
     acc("hard", "codes", "by codes", False)
     acc("hard", "both", "by codes and pictures", False)
     acc("hard", "features", "by pictures alone", False)
+    for (tier, method), r in second.items():
+        summary.append(
+            {
+                "figure": f"second drawer, {tier} tier, {method}: right / wrong ids",
+                "value": f"{_pct(r['right_rate'])} ({r['right']}/{r['cards']}) / {r['wrong']}",
+                "target": "0 wrong (issue 26)",
+                "met": r["wrong"] == 0,
+            }
+        )
     placed = [r for r in runs if r["right"]]
     if placed:
         misplaced = sum(r.get("misplaced", 0) for r in placed)
@@ -810,10 +830,10 @@ def _markdown(
         lines.append(f"| {s['figure']} | {s['value']} | {s['target']} | {met} |")
     lines += [
         "",
-        "| tier | method | scenes | cards | right | wrong | right but misplaced (a corner > 10% "
-        "of the card's height off) | cards < 55 px wide (missed) | "
+        "| drawer | tier | method | scenes | cards | right | wrong | right but misplaced (a "
+        "corner > 10% of the card's height off) | cards < 55 px wide (missed) | "
         "foreign: given no id / listed unknown | median ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         foreign = "-"
@@ -822,8 +842,10 @@ def _markdown(
                 f"{_pct(r['foreign_unnamed_rate'])} / {_pct(r['foreign_listed_rate'])} "
                 f"of {r['foreign']}"
             )
+        drawer = "second" if r.get("drawer") == "second" else "project"
         lines.append(
-            f"| {r['tier']} | {method_label[r['method']]} | {r['scenes']} | {r['cards']} | "
+            f"| {drawer} | {r['tier']} | {method_label[r['method']]} | {r['scenes']} | "
+            f"{r['cards']} | "
             f"{_pct(r['right_rate'])} ({r['right']}) | {_pct(r['wrong_rate'])} ({r['wrong']}) | "
             f"{r.get('misplaced', 0)} | {r['small_cards']} ({r['small_missed']}) | {foreign} | "
             f"{r['ms_median']:.0f} |"
