@@ -42,9 +42,14 @@ EPILOG = """\
 examples:
   pictable identify table.jpg
   pictable identify table.jpg --deck pickpic --json
+  pictable identify table.jpg --game pickpic
   pictable deck register mine photos/*.jpg && pictable identify shot.jpg --deck mine
   pictable identify shots/*.png --deck pickpic --calibration table.json --annotate out/
 """
+
+
+#: vision.kit.GAMES, written out so that ``pictable --help`` does not import the kit.
+GAMES_SHOWN = ("pickpic", "picflip", "picasso", "picmix")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,6 +83,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(pictures only)",
     )
     p.add_argument("--no-pictures", action="store_true", help="do not match pictures (codes only)")
+    p.add_argument(
+        "--game",
+        choices=GAMES_SHOWN,
+        help="the game whose cards are on the table: markers of other games' cards are "
+        "ignored (a pattern that happens to match one), and the game's own markers are "
+        "also read when a cell is unclear, where the card's picture agrees",
+    )
     p.set_defaults(func=run)
 
 
@@ -113,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     written: set[str] = set()
     for path in args.images:
-        entry, found, image = _identify_one(path, deck, codes, not args.no_pictures, calibration)
+        entry, found, image = _identify_one(
+            path, deck, codes, not args.no_pictures, calibration, args.game
+        )
         results.append(entry)
         if "error" in entry:
             status = 1
@@ -135,6 +149,7 @@ def _identify_one(
     codes: str | None,
     pictures: bool,
     calibration: CalibrationFile | None,
+    game: str | None = None,
 ) -> tuple[dict[str, Any], FrameCards | None, np.ndarray | None]:
     from vision.identify import identify_frame
     from vision.identify.sink import frame_json
@@ -151,6 +166,7 @@ def _identify_one(
             features=pictures,
             calibration=calibration,
             precise=True,
+            game=game,
         )
     except ValueError as exc:
         return {"image": path, "error": f"not an image: {exc}"}, None, None
