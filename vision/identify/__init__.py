@@ -19,25 +19,75 @@ outlines from edges), ``appearance`` (the whole-card descriptor), ``local`` (ORB
 homography verification), ``deck`` (reference decks, on disk and built in), ``identify``
 (the reader), ``zones`` (seat zones), ``sink`` (JSON), ``draw`` (annotated images),
 ``register`` (capturing cards from a camera), ``scenes`` (rendered validation tables; their
-benchmark is ``pictable.bench.readers.identify``).
+benchmark is ``pictable.bench.readers.identify``), ``index_arrays`` (a deck's keypoint indexes
+stored as arrays).
 """
 
 from __future__ import annotations
 
-from vision.identify.deck import (
-    BUILTIN_DECKS,
-    DeckError,
-    ReferenceDeck,
-    build_deck,
-    builtin_deck,
-    decks_dir,
-    list_decks,
-    load_deck_folder,
-    open_deck,
-    register,
-)
-from vision.identify.identify import DEFAULT_THRESHOLDS, Thresholds, check_frame, identify_frame
-from vision.identify.reading import CardReading, FrameCards, UnknownCard
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vision.identify.deck import (
+        BUILTIN_DECKS,
+        DeckError,
+        ReferenceDeck,
+        build_deck,
+        builtin_deck,
+        decks_dir,
+        list_decks,
+        load_deck_folder,
+        open_deck,
+        register,
+    )
+    from vision.identify.identify import (
+        DEFAULT_THRESHOLDS,
+        Thresholds,
+        check_frame,
+        identify_frame,
+    )
+    from vision.identify.reading import CardReading, FrameCards, UnknownCard
+
+#: Where each name of the package is defined. Imported on first use (PEP 562), so that
+#: ``from vision.identify import DeckError`` or ``vision.identify.threads`` does not load the
+#: whole reader (OpenCV, numba, scipy, the kit), and a command starts as fast as it can.
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "BUILTIN_DECKS",
+            "DeckError",
+            "ReferenceDeck",
+            "build_deck",
+            "builtin_deck",
+            "decks_dir",
+            "list_decks",
+            "load_deck_folder",
+            "open_deck",
+            "register",
+        ),
+        "vision.identify.deck",
+    ),
+    **dict.fromkeys(
+        ("DEFAULT_THRESHOLDS", "Thresholds", "check_frame", "identify_frame"),
+        "vision.identify.identify",
+    ),
+    **dict.fromkeys(("CardReading", "FrameCards", "UnknownCard"), "vision.identify.reading"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:  # a submodule not imported yet: the import system looks for it next
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "BUILTIN_DECKS",

@@ -25,6 +25,19 @@ On disk (a *deck folder*, ``<decks>/<NAME>/``; see :func:`decks_dir` for ``<deck
   from the images on first use: a deck without them reads as before).
 - ``images/<n>.png``: the normalised reference images (so a deck can be rebuilt when the
   format changes: ``pictable deck register`` again from them).
+- ``arrays/<name>.npy`` (decks written since opening a deck stopped building its indexes):
+  every array the reader uses, uncompressed, opened memory-mapped (:func:`load_deck_folder`
+  reads no array whole and builds nothing): ``deck.npz``'s arrays, the two keypoint indexes
+  (``frame.*``: :attr:`ReferenceDeck.frame_index`, ``table.*``:
+  :attr:`ReferenceDeck.table_index`; :mod:`vision.identify.index_arrays`) and, for a
+  built-in deck, its backs (``back_cells``, ``back.*``). Listed in ``deck.json``'s
+  ``arrays``: ``{"recipe": arrays_recipe(), "builtin", "names": [...], "values": {name:
+  whole number}, "npz_crc": {member: CRC-32}}``; used only when the recipe is this
+  pictable's, the deck is read as built-in or not as it was saved (a built-in deck's frame
+  index holds its back), and the CRC-32s are those of ``deck.npz``'s members (a
+  ``deck.npz`` written again otherwise is never read with stale indexes); else ``deck.npz``
+  is read as before. An older pictable reads ``deck.npz`` and ignores the rest.
+  :func:`open_deck` converts a deck saved without them, once (``log`` says so).
 
 A folder of another format version is refused with a message saying which versions this
 pictable reads; nothing is guessed. Card ids are non-empty strings (for images, the file
@@ -35,10 +48,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import shutil
 import tempfile
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -50,6 +65,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import appearance, local
+from vision.identify.index_arrays import index_arrays, restored_index
 
 DECK_FORMAT = "pictable-deck"
 DECK_VERSION = 1
@@ -71,8 +87,16 @@ KEYPOINT_LONG_PX = 1024
 BUILTIN_DECKS: tuple[str, ...] = ("pickpic", "picflip", "picasso", "picmix")
 #: Folder (inside the decks folder) where built-in decks are cached once built.
 BUILTIN_CACHE = "_builtin"
+#: The folder (inside a deck folder) of the arrays opened memory-mapped (module docstring).
+ARRAYS_DIR = "arrays"
+#: How those arrays are laid out: change it when what they hold or how they are read changes
+#: (``local.KeypointIndex``'s fields are stored whatever they are; a change of what they
+#: mean, with the same names, needs this number changed, or stale indexes would be read).
+ARRAYS_FORMAT = 1
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _MAX_JSON_BYTES = 8 << 20
+
+log = logging.getLogger("pictable.decks")
 
 
 class DeckError(ValueError):
@@ -116,6 +140,10 @@ class ReferenceDeck:
     images: tuple[NDArray[np.uint8], ...] | None = None
     _table_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
     _search_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
+    #: The arrays read from ``arrays/`` (module docstring), memory-mapped, by name; among
+    #: them what :attr:`frame_index`, :attr:`table_index`, :attr:`back_cells` and
+    #: :attr:`back_keypoints` are made of, instead of being built (empty: built on first use).
+    _stored: Mapping[str, NDArray[Any]] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -162,20 +190,33 @@ class ReferenceDeck:
         backs are not known) and for a deck whose backs are not one design its cards share
         (every two of the sample alike by :data:`BACK_ALIKE`, none like a card's front)."""
         empty = np.zeros((0, appearance.DESCRIPTOR_DIM), np.float32)
-        if not self.builtin or len(self.cards) < 8:
+        cells = self.back_cells
+        if not len(cells):
             return empty
-        from vision.kit import render_face
-
-        step = max(1, len(self.cards) // BACK_SAMPLE)
-        sample = [c.id for c in self.cards[::step][:BACK_SAMPLE]]
-        faces = [appearance.portrait(render_face(c, "back", 4.0)) for c in sample]
-        cells = np.stack([appearance.face_cells(f) for f in faces])
         backs = self.centred(appearance.describe(cells))
         if (backs @ backs.T).min() < BACK_ALIKE:
             return empty
         if (backs @ self.descriptors.T).max() >= BACK_ALIKE:
             return empty
         return np.concatenate([backs, self.centred(appearance.describe(appearance.turned(cells)))])
+
+    @cached_property
+    def back_cells(self) -> NDArray[np.float32]:
+        """(M, 25, 18, 3) float32 Lab cells (portrait) of the backs of :data:`BACK_SAMPLE`
+        cards spread over a built-in deck, what :attr:`back_descriptors` is made of: read
+        from its folder when stored there, else rendered from the kit on first use; (0, 25,
+        18, 3) for a registered deck and a deck of fewer than 8 cards."""
+        stored = self._stored.get("back_cells")
+        if stored is not None:
+            return np.asarray(stored, np.float32)
+        if not self.builtin or len(self.cards) < 8:
+            return np.zeros((0, *_cells_shape()), np.float32)
+        from vision.kit import render_face
+
+        step = max(1, len(self.cards) // BACK_SAMPLE)
+        sample = [c.id for c in self.cards[::step][:BACK_SAMPLE]]
+        faces = [appearance.portrait(render_face(c, "back", 4.0)) for c in sample]
+        return np.stack([appearance.face_cells(f) for f in faces]).astype(np.float32)
 
     @cached_property
     def distinct_cells(self) -> NDArray[np.bool_]:
@@ -252,7 +293,10 @@ class ReferenceDeck:
     def table_index(self) -> local.KeypointIndex:
         """Every card's :meth:`table_keypoints` in one index (:class:`local.KeypointIndex`):
         built on first use (every card's keypoints computed then) and kept; keyed for windows
-        (:data:`local.WINDOW_INDEX_TABLES`, :data:`local.WINDOW_INDEX_KEY_BITS`)."""
+        (:data:`local.WINDOW_INDEX_TABLES`, :data:`local.WINDOW_INDEX_KEY_BITS`); read
+        from the deck's folder when stored there (:mod:`vision.identify.index_arrays`)."""
+        if any(k.startswith("table.") for k in self._stored):
+            return restored_index(self._stored, "table.")
         cards = [self.table_keypoints(i) for i in range(len(self.cards))]
         return local.KeypointIndex(cards, local.WINDOW_INDEX_TABLES, local.WINDOW_INDEX_KEY_BITS)
 
@@ -260,8 +304,11 @@ class ReferenceDeck:
     def frame_index(self) -> local.KeypointIndex:
         """Every card's :meth:`search_keypoints` in one index (:class:`local.KeypointIndex`),
         for the search over a whole frame, and after them, as one more card (index
-        ``len(deck)``), the card back's (:attr:`back_keypoints`) when it is known: built on
-        first use and kept."""
+        ``len(deck)``), the card back's (:attr:`back_keypoints`) when it is known: read from
+        the deck's folder when stored there (:mod:`vision.identify.index_arrays`), else built
+        on first use; kept."""
+        if any(k.startswith("frame.") for k in self._stored):
+            return restored_index(self._stored, "frame.")
         cards = [self.search_keypoints(i) for i in range(len(self.cards))]
         back = self.back_keypoints
         return local.KeypointIndex(cards + ([back] if back is not None else []))
@@ -272,9 +319,13 @@ class ReferenceDeck:
         :meth:`search_keypoints`, at each size; face-down cards are then placed as the back,
         not checked as faces): those of the backs of :data:`BACK_KEYPOINT_CARDS` cards
         spread over the deck (their shared design, and each its own codes); None when the
-        back is not known (:attr:`back_descriptors`)."""
+        back is not known (:attr:`back_descriptors`). Read from the deck's folder when
+        stored there."""
         if not len(self.back_descriptors):
             return None
+        if "back.xy" in self._stored:
+            xy, desc, angle, size = (self._stored[f"back.{k}"] for k in _KEYPOINT_FIELDS)
+            return local.Keypoints(xy, desc, angle, size)
         from vision.kit import render_face
 
         step = max(1, len(self.cards) // BACK_KEYPOINT_CARDS)
@@ -473,7 +524,7 @@ def builtin_deck(name: str, decks: str | os.PathLike[str] | None = None) -> Refe
             # A cache without table keypoints stored (or stored another way) is built again
             # once, rather than its keypoints found again by every process that uses it.
             if cached._search_kp:
-                return cached
+                return _converted(cached)
         except DeckError:
             pass  # an older cache: built again below
     faces = kit_faces(name)
@@ -560,6 +611,8 @@ def save_deck(
             kp_card=deck.kp_card,
             **search,
         )
+        if search:  # the indexes are made of the search keypoints: stored with them only
+            meta["arrays"] = _write_arrays(tmp, deck, search)
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         old = None
         if target.exists():
@@ -636,6 +689,114 @@ def _stored_search(
     return tables, searches
 
 
+# ---- arrays opened memory-mapped -------------------------------------------------------------
+
+#: A ``local.Keypoints``'s arrays, as stored (``back.xy``, ...).
+_KEYPOINT_FIELDS = ("xy", "desc", "angle", "size")
+
+
+def arrays_recipe() -> dict[str, Any]:
+    """What a deck's ``arrays/`` depend on besides ``deck.npz``: their layout
+    (:data:`ARRAYS_FORMAT`), how table and search keypoints are found (:func:`table_recipe`),
+    the two indexes' hashing and the backs' sample; stored arrays are read only when made by
+    the same recipe."""
+    return {
+        "format": ARRAYS_FORMAT,
+        "table": table_recipe(),
+        "frame_index": [
+            local.INDEX_TABLES, local.INDEX_KEY_BITS, local.INDEX_SEED, local.INDEX_MAX_BUCKET
+        ],
+        "window_index": [
+            local.WINDOW_INDEX_TABLES, local.WINDOW_INDEX_KEY_BITS, local.INDEX_SEED,
+            local.INDEX_MAX_BUCKET,
+        ],
+        "backs": [BACK_SAMPLE, BACK_KEYPOINT_CARDS, BACK_ALIKE],
+    }  # fmt: skip
+
+
+def _run_arrays(deck: ReferenceDeck, search: Mapping[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
+    """Every array of ``arrays/`` (module docstring) for ``deck`` and its ``search`` arrays
+    (:func:`_search_arrays`); builds the deck's indexes (and renders a built-in deck's backs)
+    when not built yet."""
+    arrays: dict[str, NDArray[Any]] = {
+        "cells": deck.cells, "kp_xy": deck.kp_xy, "kp_desc": deck.kp_desc,
+        "kp_card": deck.kp_card, **search,
+    }  # fmt: skip
+    arrays.update(index_arrays("frame.", deck.frame_index))
+    arrays.update(index_arrays("table.", deck.table_index))
+    if deck.builtin:
+        arrays["back_cells"] = deck.back_cells
+        back = deck.back_keypoints
+        if back is not None:
+            for k in _KEYPOINT_FIELDS:
+                arrays[f"back.{k}"] = getattr(back, k)
+    return arrays
+
+
+def _write_arrays(
+    folder: Path, deck: ReferenceDeck, search: Mapping[str, NDArray[Any]]
+) -> dict[str, Any]:
+    """Writes ``folder/arrays/`` for ``deck`` (whose ``deck.npz`` is already in ``folder``);
+    returns ``deck.json``'s ``arrays`` entry, which holds the whole numbers (0-d arrays: a
+    memory-mapped one reads back as shape (1,))."""
+    arrays = _run_arrays(deck, search)
+    (folder / ARRAYS_DIR).mkdir()
+    names = []
+    for name, value in arrays.items():
+        if np.ndim(value):
+            np.save(folder / ARRAYS_DIR / f"{name}.npy", np.ascontiguousarray(value))
+            names.append(name)
+    return {
+        "recipe": arrays_recipe(),
+        "builtin": deck.builtin,
+        "names": sorted(names),
+        "values": {k: int(v) for k, v in sorted(arrays.items()) if not np.ndim(v)},
+        "npz_crc": _npz_crc(folder),
+    }
+
+
+def _npz_crc(folder: Path) -> dict[str, int]:
+    """The CRC-32 of each member of ``folder/deck.npz``, from its zip directory (no member is
+    read): what its arrays were when ``arrays/`` was written beside them."""
+    with zipfile.ZipFile(folder / "deck.npz") as z:
+        return {info.filename: info.CRC for info in z.infolist()}
+
+
+def _read_arrays(
+    path: Path, meta: Mapping[str, Any], builtin: bool
+) -> dict[str, NDArray[Any]] | None:
+    """The arrays of ``path/arrays/`` opened memory-mapped, by name, when ``deck.json``
+    lists them and they fit (this pictable's recipe and table keypoints, saved as
+    ``builtin`` or not, ``deck.npz`` as it was when they were written); None otherwise
+    (``deck.npz`` is then read). Mapped copy-on-write: writable arrays, so that the compiled
+    kernels take them as the arrays they were compiled for (a read-only array is another
+    type to numba: compiled again, seconds)."""
+    entry = meta.get("arrays")
+    local_meta = meta.get("local")
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(local_meta, dict)
+        or local_meta.get("table") != table_recipe()
+        or entry.get("recipe") != arrays_recipe()
+        or entry.get("builtin") != builtin
+    ):
+        return None
+    try:
+        if entry.get("npz_crc") != _npz_crc(path):
+            return None
+        return {
+            **{
+                str(name): np.asarray(
+                    np.load(path / ARRAYS_DIR / f"{name}.npy", mmap_mode="c", allow_pickle=False)
+                )
+                for name in entry["names"]
+            },
+            **{str(k): np.asarray(int(v), np.int64) for k, v in entry["values"].items()},
+        }
+    except (OSError, ValueError, TypeError, KeyError, zipfile.BadZipFile):
+        return None
+
+
 def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -> ReferenceDeck:
     """Read a deck folder (see the module docstring); :class:`DeckError` says what is wrong."""
     path = Path(folder)
@@ -660,8 +821,14 @@ def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -
             + (" (a newer pictable wrote it)" if newer else "")
             + f"; register the deck again (its images are in {path / 'images'})"
         )
+    arrays = _read_arrays(path, meta, builtin)
     try:
-        with np.load(path / "deck.npz", allow_pickle=False) as z:
+        source = (
+            contextlib.nullcontext(arrays)
+            if arrays is not None
+            else np.load(path / "deck.npz", allow_pickle=False)
+        )
+        with source as z:
             cells = np.asarray(z["cells"], np.float32)
             kp_xy = np.asarray(z["kp_xy"], np.float32)
             kp_desc = np.asarray(z["kp_desc"], np.uint8)
@@ -700,6 +867,7 @@ def load_deck_folder(folder: str | os.PathLike[str], *, builtin: bool = False) -
         folder=path,
         _table_kp=stored[0],
         _search_kp=stored[1],
+        _stored=arrays or {},
     )
 
 
@@ -723,7 +891,7 @@ def open_deck(name: str, decks: str | os.PathLike[str] | None = None) -> Referen
         return builtin_deck(name, decks)
     as_path = Path(name)
     if (as_path / "deck.json").is_file():
-        return load_deck_folder(as_path)
+        return _converted(load_deck_folder(as_path))
     check_name(name)
     folder = decks_dir(decks) / name
     if not (folder / "deck.json").is_file():
@@ -733,7 +901,34 @@ def open_deck(name: str, decks: str | os.PathLike[str] | None = None) -> Referen
             f"built-in: {', '.join(BUILTIN_DECKS)}); register one with "
             f"`pictable deck register {name} IMAGE...`"
         )
-    return load_deck_folder(folder)
+    return _converted(load_deck_folder(folder))
+
+
+def _converted(deck: ReferenceDeck) -> ReferenceDeck:
+    """``deck``, read from a folder without the ``arrays/`` of this pictable (saved by an
+    older one, or with other index settings), after saving it there again once with them
+    (:func:`save_deck`: its images and stored keypoints as they are, its indexes built now),
+    which ``log`` says; later processes open it without building anything. A folder that
+    cannot be written leaves the deck as it was read: it works, building its indexes on first
+    use in every process, as before."""
+    if deck._stored or deck.folder is None or not len(deck):
+        return deck
+    with contextlib.suppress(OSError, ValueError, LookupError, TypeError):  # none: convert
+        entry = json.loads((deck.folder / "deck.json").read_text(encoding="utf-8"))["arrays"]
+        if entry["recipe"] == arrays_recipe() and entry["builtin"] != deck.builtin:
+            return deck  # a built-in deck's folder named by its path: read as before
+    try:
+        folder = save_deck(deck, deck.folder, reference_images(deck))
+    except (OSError, DeckError):
+        return deck
+    if (folder / ARRAYS_DIR).is_dir():
+        log.warning(
+            "deck %r: its indexes stored once in %s (it was saved without them, by an older "
+            "pictable or with other index settings); it now opens without building them",
+            deck.name,
+            folder / ARRAYS_DIR,
+        )
+    return deck
 
 
 def list_decks(decks: str | os.PathLike[str] | None = None) -> list[tuple[str, Path]]:

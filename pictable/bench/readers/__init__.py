@@ -32,6 +32,7 @@ READER_REPORTS: dict[str, tuple[str, str]] = {
     "reader-picflip": ("pictable.bench.readers.picflip:report", "Pic Flip from the camera"),
     "reader-decode": ("pictable.bench.readers.decode:report", "Code reader speed"),
     "live-play": ("pictable.bench.live:report", "The live pipeline"),
+    "startup": ("pictable.bench.readers.startup:report", "Start-up"),
 }
 BEGIN = "<!-- reader reports: begin (written by pictable bench) -->"
 END = "<!-- reader reports: end -->"
