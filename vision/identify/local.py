@@ -21,7 +21,6 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from scipy.spatial import cKDTree
 
 from vision.identify import kernels
 
@@ -124,6 +123,8 @@ def _guided(
     projected = projected.reshape(-1, 2)
     # Every (reference, frame) pair within GUIDE_PX at once (a k-d tree: the whole
     # n_ref x n_frame distance matrix costs tens of ms for a photo's keypoints).
+    from scipy.spatial import cKDTree  # here: scipy's import is a fifth of a second
+
     near = cKDTree(projected).sparse_distance_matrix(
         cKDTree(frame.xy.astype(np.float64)), GUIDE_PX, output_type="ndarray"
     )
