@@ -23,9 +23,14 @@ picflip, picasso, picmix.
                              or a photo cropped to the card); the card's id is the
                              file name without extension (or --ids). Adds to NAME,
                              replacing cards with the same id.
-  register NAME --camera N   one card at a time from camera N: hold each card flat in
-                             view until it is captured, then show the next; q or
-                             Ctrl-C ends (--count stops after that many cards).
+  register NAME --camera N   cards laid several at a time under camera N (or from
+  register NAME --video FILE a video, or --folder DIR of photos, one layout each):
+  register NAME --folder DIR each layout is taken once it holds still, every card
+                             outlined, turned upright and checked (blur, glare, too
+                             small, already taken); ids numbered, typed (--ask) or
+                             given (--ids), a contact sheet with --sheet; q or Ctrl-C
+                             ends, and the cards taken are kept
+                             (`pictable deck register --help`).
   register picmix NAME IMAGE...
                              a Picmix deck's items, from photos of its card faces
                              (`pictable deck register picmix --help`).
@@ -59,6 +64,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--decks", metavar="DIR", help="the decks folder")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=run_register)
+    # Many cards at a time (--camera, --video, --folder): pictable/commands/deck_capture.py.
+    from pictable.commands import deck_capture
+
+    deck_capture.attach(r)
     ls = dsub.add_parser("list", help="the registered decks")
     ls.add_argument("--decks", metavar="DIR", help="the decks folder")
     ls.add_argument("--json", action="store_true", help="print JSON")
