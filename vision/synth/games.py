@@ -3,7 +3,9 @@
 Used by ``vision.synth.sequences.render_sequence`` (kinds ``pickpic_round`` and
 ``picflip_game``); the helpers (``Script``, ``Hands``, reaching and withdrawing hands) live
 there. Every event is stamped when its evidence is complete and unoccluded (the hand that
-laid the card has left it).
+laid the card has left it), and watches the cards it is about from the moment the last of
+them is let go (``sequences.Watch``: the render finds its settle frame); ``describe`` (spoken)
+and ``reject`` (voted) watch nothing.
 
 Seats are spread evenly round the table, the first at the bottom of the view, the others
 clockwise as seen from above (docs/formats.md 1); the camera's yaw turns them in the image.
@@ -159,7 +161,7 @@ def pickpic_session(
     round after that many gives (no random cards, no rankings). ``out_of_turn``: the share
     of gives made before their call (swapped with a later call to another receiver), as
     when players do not wait for the assistant."""
-    from vision.synth.sequences import Hands, Script, _carry_away, _const, _lay, _reach
+    from vision.synth.sequences import Hands, Script, Watch, _carry_away, _const, _lay, _reach
 
     if not 3 <= n_players <= 5:
         raise ValueError(f"Pick Pic is for 3 to 5 players, got {n_players}")
@@ -181,6 +183,7 @@ def pickpic_session(
     script.event({"type": "start", "game": "pickpic", "players": players}, 0.0)
     script.add(0.3, lambda u: base)
     table: list[CardSpec] = []
+    let_go = [0.0]  # when the last card laid was let go (s)
 
     def lay(who: int, card: CardSpec, *, pause: float = PAUSE_S) -> None:
         """``who``'s hand brings ``card`` in and lays it; the table then stays still."""
@@ -190,7 +193,11 @@ def pickpic_session(
         _lay(
             script, before, after, hands[who], card, card.center_mm(), reach_s=0.55, withdraw_s=0.4
         )
+        let_go[0] = script.t - 0.4
         script.add(pause, lambda u: after)
+
+    def laid(*cards: CardSpec) -> Watch:
+        return Watch(let_go[0], cards=tuple(c.card_id for c in cards))
 
     def pick_up(who: int, cards: list[CardSpec]) -> None:
         """``who``'s hand takes ``cards`` off the table (carrying the top one away)."""
@@ -222,7 +229,11 @@ def pickpic_session(
             )
             lay(i, ref)
             refs.append(ref)
-            script.event({"type": "reveal", "player": p, "card": ref.card_id}, script.t - PAUSE_S)
+            script.event(
+                {"type": "reveal", "player": p, "card": ref.card_id},
+                script.t - PAUSE_S,
+                watch=laid(ref),
+            )
         # give, in the called order; each stack fans out to the receiver's left
         stacks: list[list[CardSpec]] = [[] for _ in players]
         calls = give_calls(players)
@@ -259,6 +270,7 @@ def pickpic_session(
             script.event(
                 {"type": "give", "from": giver_name, "to": to_name, "card": card.card_id},
                 script.t - PAUSE_S,
+                watch=laid(card),
             )
         if n_gives is not None and rnd == 0:
             break
@@ -269,7 +281,11 @@ def pickpic_session(
             lay(i, card)
             stacks[i].append(card)
             randoms.append(card.card_id)
-            script.event({"type": "random", "to": p, "card": card.card_id}, script.t - PAUSE_S)
+            script.event(
+                {"type": "random", "to": p, "card": card.card_id},
+                script.t - PAUSE_S,
+                watch=laid(card),
+            )
         # rankings, one player after the other
         for i, p in enumerate(players):
             ranking = [stacks[i][int(k)] for k in rng.permutation(len(stacks[i]))]
@@ -284,6 +300,7 @@ def pickpic_session(
             script.event(
                 {"type": "rank", "player": p, "order": [c.card_id for c in ranking]},
                 script.t - PAUSE_S,
+                watch=laid(*row),
             )
             # the row is evaluated (players point at cards, claim theirs) before it goes
             script.add(EVALUATE_S, _const_scene(_scene_cards(base, table)))
@@ -395,7 +412,7 @@ def picflip_game(
     reject_share: float = 0.2,
 ) -> tuple[Any, Camera, SceneSpec]:
     """A whole Pic Flip game with 3-5 cards per player (the ``hands`` option)."""
-    from vision.synth.sequences import Hands, Script, _carry_away, _const, _lay, _reach
+    from vision.synth.sequences import Hands, Script, Watch, _carry_away, _const, _lay, _reach
 
     if not 2 <= n_players <= 6:
         raise ValueError(f"Pic Flip is for 2 to 6 players, got {n_players}")
@@ -416,6 +433,7 @@ def picflip_game(
     script.add(0.3, lambda u: base)
     pile: list[CardSpec] = []
     centre = camera.target_mm
+    let_go = [0.0]  # when the last card laid was let go (s)
 
     def lay(who: int, card_id: str) -> CardSpec:
         off = rng.normal(0.0, 9.0, 2)
@@ -426,6 +444,7 @@ def picflip_game(
         pile.append(card)
         after = _scene_cards(base, pile)
         _lay(script, before, after, hands[who], card, pos, reach_s=0.5, withdraw_s=0.35)
+        let_go[0] = script.t - 0.35
         script.add(PAUSE_S, lambda u: after)
         return card
 
@@ -437,7 +456,9 @@ def picflip_game(
     card = lay(first, decks[players[first]].pop())
     left[players[first]] -= 1
     script.event(
-        {"type": "lead", "player": players[first], "card": card.card_id}, script.t - PAUSE_S
+        {"type": "lead", "player": players[first], "card": card.card_id},
+        script.t - PAUSE_S,
+        watch=Watch(let_go[0], cards=(card.card_id,)),
     )
     top = first
     while True:
@@ -456,7 +477,9 @@ def picflip_game(
             card = lay(who, decks[players[who]].pop())
             left[players[who]] -= 1
             script.event(
-                {"type": "play", "player": players[who], "card": card.card_id}, script.t - PAUSE_S
+                {"type": "play", "player": players[who], "card": card.card_id},
+                script.t - PAUSE_S,
+                watch=Watch(let_go[0], cards=(card.card_id,)),
             )
             if rng.random() >= reject_share:
                 break

@@ -22,8 +22,16 @@ Kinds:
 - ``picflip_game``: a whole Pic Flip game of ``n_players`` players with a few cards each
   (``lead``, ``describe``, ``play``, ``reject``; ``vision.synth.games``).
 
+Each true event also says what its change is (``Watch``: the cards laid, the card held up,
+the pieces on the board, from the moment the card is let go or the objective tapped), and
+the render records its **settle frame** (``SequenceRender.settle_frames``): the first frame
+from then on where every one of those cards or pieces lies still (as in the next frame) with
+no hand or arm over it (a card held up: still in the hand). Spoken and voted events
+(``describe``, ``reject``) have none. A follower's delay is measured from it.
+
 Rendering caches the static layer and only redraws what moves: a 1280x720 frame takes
-a few tens of milliseconds.
+a few tens of milliseconds. ``size_wh`` renders the same scene at another size of the same
+shape (1920x1080: the same camera with its focal length and centre scaled).
 """
 
 from __future__ import annotations
@@ -98,6 +106,20 @@ class Beat:
     scene: Callable[[float], SceneSpec]
 
 
+@dataclass(frozen=True)
+class Watch:
+    """What a true event's change is, for its settle frame: from ``since_s`` (the card let
+    go, the piece placed, the objective tapped) the first frame where every card of
+    ``cards`` lies still, not held, with no hand or arm over any of it (``hand_fraction``
+    0), ``held`` (a card held up to the camera) is still in the hand that holds it, and,
+    with ``board``, no hand is over any piece on the canvas."""
+
+    since_s: float
+    cards: tuple[str, ...] = ()
+    held: str | None = None
+    board: bool = False
+
+
 def _const(spec: SceneSpec) -> Callable[[], SceneSpec]:
     """A scene source that always gives ``spec``."""
     return lambda: spec
@@ -123,6 +145,8 @@ class Script:
     def __init__(self) -> None:
         self.beats: list[tuple[float, Beat]] = []
         self.events: list[dict[str, Any]] = []
+        #: per event, what its change is (None: nothing a camera sees settle)
+        self.watches: list[Watch | None] = []
         self.t = 0.0
 
     def add(self, duration: float, scene: Callable[[float], SceneSpec]) -> float:
@@ -131,9 +155,12 @@ class Script:
         self.t += duration
         return self.t
 
-    def event(self, obj: dict[str, Any], t: float | None = None) -> None:
-        """Record an event at time ``t`` (default: now)."""
+    def event(
+        self, obj: dict[str, Any], t: float | None = None, *, watch: Watch | None = None
+    ) -> None:
+        """Record an event at time ``t`` (default: now); ``watch``: what its change is."""
         self.events.append({**obj, "t": round(self.t if t is None else t, 3)})
+        self.watches.append(watch)
 
     def scene_at(self, t: float) -> SceneSpec:
         """The scene at time ``t`` (clamped to the script)."""
@@ -416,13 +443,16 @@ def _picasso_turn(
     script.event({"type": "start", "game": "picasso", "players": players}, 0.0)
     empty = with_pieces(())
     script.add(0.4, lambda u: empty)
+    shown = Watch(script.t, held=card_id)
     _show_card(
         script,
         lambda: empty,
         builder,
         camera,
         card_id,
-        on_hold=lambda t: script.event({"type": "draw", "player": players[0], "card": card_id}, t),
+        on_hold=lambda t: script.event(
+            {"type": "draw", "player": players[0], "card": card_id}, t, watch=shown
+        ),
     )
     placed: tuple[PieceSpec, ...] = ()
     for piece in build:
@@ -433,9 +463,13 @@ def _picasso_turn(
         placed = (*placed, piece)
         after = with_pieces(placed)
         hand = builder.at(target, 20.0, gesture="pinch")
+        placed_at = Watch(script.t, board=True)
         script.add(0.15, _const_u(replace(after, hands=(hand,))))
         _withdraw(script, _const(after), builder, target, duration=0.45)
-        script.event({"type": "build", "pieces": after.board.counts() if after.board else {}})
+        script.event(
+            {"type": "build", "pieces": after.board.counts() if after.board else {}},
+            watch=placed_at,
+        )
     settled = with_pieces(placed)
     script.add(0.8, lambda u: settled)
     _show_card(
@@ -462,8 +496,9 @@ def _picasso_turn(
         end_height=14.0,
     )
     with_card = replace(settled, cards=(handed,))
+    handed_at = Watch(script.t, cards=(card_id,))
     _withdraw(script, lambda: with_card, builder, spot, duration=0.5)
-    script.event({"type": "guess", "player": players[1]})
+    script.event({"type": "guess", "player": players[1]}, watch=handed_at)
     script.add(0.4, lambda u: with_card)
     return script, camera, full
 
@@ -503,7 +538,8 @@ def _picmix_claim(
     on_table = replace(base_spec, cards=(*pile, objective))
     _lay(script, base_spec, on_table, player, carried, obj_centre, reach_s=0.7, end_height=12.0)
     script.event(
-        {"type": "reveal", "card": objective.card_id, "items": list(deck[objective.card_id].items)}
+        {"type": "reveal", "card": objective.card_id, "items": list(deck[objective.card_id].items)},
+        watch=Watch(script.t - 0.5, cards=(objective.card_id,)),
     )
     laid: list[CardSpec] = []
     for card in row:
@@ -520,7 +556,10 @@ def _picmix_claim(
         script, lambda: final, player, obj_centre, duration=0.5, gesture="point", end_height=10.0
     )
     visible = sorted(set(picmix_chain_visible(picmix_row_chain(row, deck))))
-    script.event({"type": "claim", "player": players[0], "visible": visible})
+    script.event(
+        {"type": "claim", "player": players[0], "visible": visible},
+        watch=Watch(script.t, cards=(objective.card_id, *(c.card_id for c in row))),
+    )
     script.add(0.3, lambda u: replace(final, hands=(player.at(obj_centre, 8.0, gesture="point"),)))
     _withdraw(script, lambda: final, player, obj_centre, duration=0.5)
     script.add(0.3, lambda u: final)
@@ -567,7 +606,10 @@ def _pickpic_round(
         cards.append(card)
         after = replace(base_spec, cards=tuple(cards))
         _lay(script, now, after, hands[i], card, spots[i], reach_s=0.55, withdraw_s=0.4)
-        script.event({"type": "reveal", "player": p, "card": card.card_id})
+        script.event(
+            {"type": "reveal", "player": p, "card": card.card_id},
+            watch=Watch(script.t - 0.4, cards=(card.card_id,)),
+        )
     gives = [(i, (i + k) % n_players) for k in range(1, n_players) for i in range(n_players)]
     if n_gives is not None:
         gives = gives[:n_gives]
@@ -599,7 +641,8 @@ def _pickpic_round(
         target = (float(place[0]), float(place[1]))
         _lay(script, now, after, hands[giver], card, target, reach_s=0.6, withdraw_s=0.4)
         script.event(
-            {"type": "give", "from": players[giver], "to": players[to], "card": card.card_id}
+            {"type": "give", "from": players[giver], "to": players[to], "card": card.card_id},
+            watch=Watch(script.t - 0.4, cards=(card.card_id,)),
         )
     final = replace(base_spec, cards=tuple(cards))
     script.add(0.3, lambda u: final)
@@ -617,6 +660,12 @@ class SequenceRender:
         fps: frames per second.
         duration_s: length of the sequence, seconds.
         events: docs/formats.md events (dicts, ``start`` first, each with ``t``).
+        watches: per event, what its change is (``Watch``; None for ``start`` and for what
+            no camera sees settle: ``describe``, ``reject``).
+        settle_frames: per event, the index of its settle frame (module docstring), filled
+            in as the frames are rendered: complete once every frame has been; None for an
+            event without a watch, or one that never settles in the frames.
+        size_wh: the frames' size (width, height), px.
     """
 
     def __init__(
@@ -628,16 +677,28 @@ class SequenceRender:
         fps: float,
         seed: int,
         provider: TextureProvider,
+        size_wh: tuple[int, int] | None = None,
     ) -> None:
         self.kind = kind
         self.fps = float(fps)
         self.duration_s = script.t
         self.events = list(script.events)
+        self.watches: list[Watch | None] = list(script.watches)
+        if len(self.watches) != len(self.events):
+            raise ValueError("every event of a script needs its watch (or None)")
+        self.settle_frames: list[int | None] = [None] * len(self.events)
         self._script = script
-        self._camera = camera
+        self._scene_camera = camera
+        self._camera = camera if size_wh is None else scaled_camera(camera, size_wh)
+        self.size_wh = self._camera.size_wh
         self._effects = effects_spec.effects
         self._seed = seed
         self._provider = provider
+
+    @property
+    def settle_times(self) -> list[float | None]:
+        """Per event, the time (s) of its settle frame (``settle_frames``), or None."""
+        return [None if i is None else round(i / self.fps, 6) for i in self.settle_frames]
 
     @property
     def n_frames(self) -> int:
@@ -652,12 +713,105 @@ class SequenceRender:
         rng = np.random.default_rng([self._seed, 11])
         w, h = self._camera.size_wh
         bank = NoiseBank(rng, (h, w, 3)) if self._effects.noise_sigma > 0 else None
+        clock = SettleClock(self.watches)
+        self.settle_frames = clock.frames
+        scaled = self._camera is not self._scene_camera
         for i in range(self.n_frames):
             t = i / self.fps
             spec = self._script.scene_at(t)
+            if scaled:
+                spec = replace(spec, camera=self._camera)
             clean, truth = renderer.render_clean(spec)
             frame = apply_effects(clean, scene_effects(spec), rng, noise=bank)
+            clock.feed(i, t, truth)
+            if i == self.n_frames - 1:
+                clock.close()
             yield SequenceFrame(i, round(t, 6), frame, truth)
+
+
+class SettleClock:
+    """Finds each event's settle frame from the frames' truth, frame by frame (the module
+    docstring): a frame where the event's cards and pieces are at rest and clear counts once
+    the next frame shows them in the same place (or it is the last frame). ``frames``: per
+    watch, the settle frame's index, or None (no watch, or not settled yet)."""
+
+    def __init__(self, watches: list[Watch | None]) -> None:
+        self.watches = watches
+        self.frames: list[int | None] = [None] * len(watches)
+        self._candidates: dict[int, tuple[int, list[np.ndarray]]] = {}
+
+    def feed(self, index: int, t: float, truth: Truth) -> None:
+        """Frame ``index`` at ``t`` seconds, with its truth."""
+        for k, w in enumerate(self.watches):
+            if w is None or self.frames[k] is not None or t < w.since_s - 1e-6:
+                continue
+            now = _at_rest(w, truth)
+            cand = self._candidates.pop(k, None)
+            if cand is not None and now is not None and _same_places(cand[1], now):
+                self.frames[k] = cand[0]
+                continue
+            if now is not None:
+                self._candidates[k] = (index, now)
+
+    def close(self) -> None:
+        """The last frame was fed: a frame at rest then is its event's settle frame."""
+        for k, (index, _) in self._candidates.items():
+            self.frames[k] = index
+        self._candidates = {}
+
+
+def _at_rest(w: Watch, truth: Truth) -> list[np.ndarray] | None:
+    """The places (corners and piece outlines, px) of what ``w`` watches, when all of it is
+    in this frame and clear of hands (a card held up: in its hand); None otherwise."""
+    places: list[np.ndarray] = []
+    by_id = {c.card_id: c for c in reversed(truth.cards)}
+    for card_id in w.cards:
+        c = by_id.get(card_id)
+        if c is None or c.held or c.hand_fraction > 0.0 or c.in_frame_fraction <= 0.0:
+            return None
+        places.append(np.asarray(c.corners_px, np.float64))
+    if w.held is not None:
+        held = [c for c in truth.cards if c.card_id == w.held and c.held]
+        if not held or held[0].in_frame_fraction <= 0.0:
+            return None
+        places.append(np.asarray(held[0].corners_px, np.float64))
+    if w.board:
+        if truth.board is None:
+            return None
+        for piece in truth.board.pieces:
+            if not piece.on_canvas:
+                continue
+            if piece.hand_fraction > 0.0:
+                return None
+            places.append(np.asarray(piece.polygon_px, np.float64))
+            places.append(np.asarray(piece.polyline_px, np.float64))
+    return places
+
+
+def _same_places(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    """Whether two frames show the watched things in the same place (within 0.05 px)."""
+    return len(a) == len(b) and all(
+        x.shape == y.shape and bool(np.allclose(x, y, atol=0.05)) for x, y in zip(a, b, strict=True)
+    )
+
+
+def scaled_camera(camera: Camera, size_wh: tuple[int, int]) -> Camera:
+    """``camera`` giving frames of ``size_wh`` (width, height) px of the same view: its
+    focal length and principal point scaled; the same shape (a 16:9 camera stays 16:9)."""
+    w0, h0 = camera.size_wh
+    w, h = int(size_wh[0]), int(size_wh[1])
+    if w <= 0 or h <= 0 or abs(w * h0 - h * w0) > max(w0, h0):
+        raise ValueError(f"size_wh must keep the camera's shape {w0}x{h0}, got {w}x{h}")
+    if (w, h) == (w0, h0):
+        return camera
+    sx, sy = w / w0, h / h0
+    k = np.array(camera.K, np.float64)
+    k[0, 0] *= sx
+    k[1, 1] *= sy
+    # pixel centres at integers: the centre of pixel (0, 0) is at 0.5 px of the image's edge
+    k[0, 2] = (k[0, 2] + 0.5) * sx - 0.5
+    k[1, 2] = (k[1, 2] + 0.5) * sy - 0.5
+    return replace(camera, K=k, size_wh=(w, h))
 
 
 def render_sequence(
@@ -671,6 +825,7 @@ def render_sequence(
     n_players: int | None = None,
     n_rounds: int | None = None,
     out_of_turn: float = 0.0,
+    size_wh: tuple[int, int] | None = None,
 ) -> SequenceRender:
     """A short sequence of a whole game turn with the events that happened.
 
@@ -686,6 +841,8 @@ def render_sequence(
         n_rounds: ``pickpic_round`` with ``n_gives=None`` (default 1) and
             ``pickpic_session`` (default 2): rounds in the session.
         out_of_turn: Pick Pic: share of the gives made before the assistant calls them.
+        size_wh: the frames' size (None: the camera's, 1280x720); another size of the same
+            shape renders the same scene through the same lens (``scaled_camera``).
 
     Returns:
         a ``SequenceRender``: ``.events`` (list of dicts) and, by iterating,
@@ -732,7 +889,7 @@ def render_sequence(
             n_gives=n_gives,
             out_of_turn=out_of_turn,
         )
-    return SequenceRender(kind, script, camera, spec, fps, int(seed), provider)
+    return SequenceRender(kind, script, camera, spec, fps, int(seed), provider, size_wh)
 
 
 def piece_counts(pieces: tuple[PieceSpec, ...]) -> dict[str, int]:

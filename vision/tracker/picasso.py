@@ -12,12 +12,24 @@ view draws and the resume after a restart. Every threshold is in seconds
   (``vision.picasso.cardid``). Confirmed after ``card_stable_s``.
 - **build**: the board's counts, once the same counts have been read for ``build_stable_s``
   with no hand over the canvas (occluded frames, frames without a board reading and frames
-  where the table moves restart the wait; the board is not even read then). One event per
-  confirmed change; an empty board before anything was built is no build.
-- **guess**: the card is shown again, then laid at the guesser's place. When the table is
-  still again (no motion for ``still_s``) and the board is clear, the new object on the table
-  (the difference with the last still frame before the card was shown again, outside the
-  board) is the card; the seat whose zone holds it names the guesser.
+  where the board's region moves restart the wait; the board is not even read then). One
+  event per confirmed change; an empty board before anything was built is no build. The
+  canvas (as the last reading placed it; the whole frame before that) is watched on a
+  blurred 1/8-size grey frame: while it looks as it did at the start of a quiet stretch, the
+  board is read at most every ``board_interval_s`` and the last reading stands for the
+  frames in between (nothing there changed: the same reading), so the wait is counted on
+  every frame; the first reading of a stretch counts from the stretch's start (the board has
+  looked so since), but for at least one more reading. A hand moving elsewhere in the frame,
+  or beside the canvas, does not hold the board's reading back (a hand over the canvas
+  makes the reading occluded). Every piece laid is so a build of its own, as soon as the
+  canvas is clear for ``build_stable_s``, whether or not the builder's hand has left the
+  view.
+- **guess**: the card is shown again, then laid at the guesser's place. The new object on
+  the table (the difference with the last still frame before the card was shown again,
+  outside the board) is the card, once it has lain in place for ``still_s`` as an object of
+  its own (no hand touching it) with nothing moving over it (the arm that laid it may still
+  be leaving the view), or the whole table has been still for ``still_s``; the board must be
+  clear as last read. The seat whose zone holds it names the guesser.
 - **the card shown again before any build was seen** is ambiguous: a word guessed on an
   empty board (worth 10 to the builder by the rulebook), or the drawn card shown once more
   (a session resumed from the start of its video, a builder showing it twice). The board is
@@ -102,6 +114,11 @@ class _State:
     still_since: float | None = None
     last_small: NDArray[np.uint8] | None = None
     last: tuple[NDArray[np.uint8], NDArray[np.uint8], float] | None = None  # last still frame
+    #: what moved since the frame before (the 1/8-size frame, bool); None: no frame before
+    moving: NDArray[np.bool_] | None = None
+    #: the new object lying still on the table while placing: (centre px, since when, the
+    #: seat whose zone holds it, looked up once when it began to lie so)
+    card_at: tuple[NDArray[np.float64], float, str | None] | None = None
 
 
 @dataclass
@@ -123,12 +140,22 @@ class PicassoTurnTracker:
             raise ValueError(f"Picasso needs at least 2 players, got {self.players!r}")
         self._state = _State()
         self._last_fit: PlaneFit | None = None
-        self._read_t: float | None = None
         self._card_t: float | None = None
         self._card: str | None = None
         self._look_t: float | None = None
         #: the last board reading (for the live view); None before the first
         self.last_reading: BoardReading | None = None
+        #: the board's region in the 1/8-size frame: its box (x0, y0, x1, y1) and its pixels
+        #: in the box, while the board is known
+        self._box: tuple[tuple[int, int, int, int], NDArray[np.bool_]] | None = None
+        #: the region's quiet stretch: (its box, its look at the start, the start's time)
+        self._quiet: tuple[tuple[int, int, int, int], NDArray[np.uint8], float] | None = None
+        #: the last reading of the board in the current quiet stretch: (reading or None,
+        #: its time, the stretch's start)
+        self._board_read: tuple[BoardReading | None, float, float] | None = None
+        #: frames the board reader read (the rest reused a reading, or were not read)
+        self.board_reads = 0
+        self._fit_t: float | None = None  # the last reading for the board's place alone
         self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
         self._cards: Debouncer[str] = Debouncer(self.settings.card_stable_s)
         self.events.append({"type": "start", "game": "picasso", "players": list(self.players)})
@@ -173,28 +200,66 @@ class PicassoTurnTracker:
         st = self._state
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         still = self._still(gray, t)
+        quiet_since = self._board_quiet(t)
         # A card held up is looked for at most every card_interval_s (the last answer stands
         # in between): it must be seen for card_stable_s anyway.
         if self._card_t is None or t - self._card_t >= self.settings.card_interval_s - 1e-6:
             self._card = identify_held_card(gray, self.marker_table)
             self._card_t = t
         card = self._card
+        # The card laid at a seat, lying still with nothing moving over it, the board clear
+        # as last read: the guess, which needs no reading of the board in this frame.
+        placed = None
+        if st.phase == "placing" and card is None:
+            placed = self._quiet_card(frame, gray, t)
+            known = self.last_reading
+            if (
+                placed == self.builder
+                or known is None
+                or known.occluded
+                # with no build seen, a guess only on a board seen empty
+                or (st.unbuilt and any(known.seen_counts.values()))
+            ):
+                placed = None
         # The board is read only when it matters and can be trusted: building or placing,
-        # no card held up, the table still (a moving hand is over the table, and a build
-        # counts only once it has settled anyway).
+        # no card held up, the board's region quiet (a moving hand may be over it, and a
+        # build counts only once it has settled anyway). In a quiet stretch the last reading
+        # stands for the frames in between readings.
         board = None
-        skipped = False  # a still frame too soon after the last reading: not read
-        if st.phase != "draw" and card is None and still:
-            due = self._read_t is None or t - self._read_t >= self.settings.board_interval_s - 1e-6
-            if due:
+        since: float | None = None  # the first reading of a stretch counts from its start
+        s = self.settings
+        if placed is None and st.phase != "draw" and card is None and quiet_since is not None:
+            last = self._board_read
+            fresh = last is None or last[2] != quiet_since
+            if last is not None and not fresh and t - last[1] < s.board_interval_s - 1e-6:
+                board = last[0]
+            else:
                 reading = read_board(frame, intrinsics=self.intrinsics, profile=self.profile)
-                self._read_t = t
+                self.board_reads += 1
                 board = reading if isinstance(reading, BoardReading) else None
                 self.last_reading = board
                 if board is not None and board.fit is not None:
                     self._last_fit = board.fit
-            else:
-                skipped = True
+                self._board_read = (board, t, quiet_since)
+                if fresh:
+                    # the board has looked so since the stretch began, but one reading
+                    # alone never confirms: another is due before the wait is over
+                    since = max(quiet_since, t - s.build_stable_s + s.board_interval_s)
+        elif (
+            placed is None
+            and st.phase != "draw"
+            and card is None
+            and self._board_fit is None
+            and (self._fit_t is None or t - self._fit_t >= self.settings.board_interval_s - 1e-6)
+        ):
+            # Where the board lies is not known yet (a restart mid-build, a hand in view
+            # throughout): read it anyway, for its place only, so that the board's own
+            # region is watched from then on.
+            self._fit_t = t
+            reading = read_board(frame, intrinsics=self.intrinsics, profile=self.profile)
+            self.board_reads += 1
+            if isinstance(reading, BoardReading) and reading.fit is not None:
+                self._last_fit = reading.fit
         out: list[dict[str, Any]] = []
         seen = self._cards.update(card or "", t)
         if seen:  # a card newly confirmed in view
@@ -208,14 +273,17 @@ class PicassoTurnTracker:
                 st.phase = "placing"  # shown again: the word was guessed
                 st.unbuilt = not st.built or st.recorded is not None
         building = st.phase == "build" or (st.phase == "placing" and st.unbuilt)
-        if building and not skipped:
+        if building:
             clear = board is not None and not board.occluded and card is None
             counts = board.counts if clear and board is not None else None
             key = None if counts is None else _counts_key(counts)
             if st.recorded is not None and key == _counts_key(st.recorded):
                 st.recorded = None  # caught up with the build stored before the restart
                 st.unbuilt = False  # so a card shown again since was the guess
-            confirmed = self._builds.update(key, t, blocked=not clear)
+                # a recording played again confirmed its earlier boards (cheaper, not
+                # emitted) meanwhile: the board stored is the one confirmed, not emitted again
+                self._builds.reset(key)
+            confirmed = self._builds.update(key, t, blocked=not clear, since=since)
             # An empty board before anything was built is no build.
             if confirmed is not None and counts is not None and (any(counts.values()) or st.built):
                 # A board cheaper than the build stored before a restart is an earlier
@@ -244,6 +312,8 @@ class PicassoTurnTracker:
         # still to settle).
         if settled and st.phase == "placing" and not (st.unbuilt and pieces_on):
             guesser = self._placed_at(frame, gray)
+        elif placed is not None and st.phase == "placing":
+            guesser = placed
         elif (
             settled
             and st.phase == "build"
@@ -287,9 +357,58 @@ class PicassoTurnTracker:
         st.built = st.unbuilt = st.unshown = False
         st.recorded = None
         st.reference = None
+        st.card_at = None
         return event
 
     # ------------------------------------------------------------------ helpers
+    def _board_quiet(self, t: float) -> float | None:
+        """Since when the canvas (``_region_box``) has looked as it does now (s), or None
+        when it changed in this frame: it changed when over ``motion_share`` of it differs
+        by more than ``motion_level`` from the stretch's first frame."""
+        small = self._state.last_small
+        assert small is not None
+        box, inside = self._region_box(small.shape)
+        x0, y0, x1, y1 = box
+        region = small[y0:y1, x0:x1]
+        q = self._quiet
+        if q is not None and q[0] == box and q[1].shape == region.shape:
+            changed = cv2.absdiff(region, q[1]) > self.settings.motion_level
+            if float(changed[inside].mean()) <= self.settings.motion_share:
+                return q[2]
+        self._quiet = (box, region.copy(), t)
+        return None
+
+    def _region_box(
+        self, shape: tuple[int, ...]
+    ) -> tuple[tuple[int, int, int, int], NDArray[np.bool_]]:
+        """The canvas as the last reading placed it in the 1/8-size frame of ``shape``: its
+        box (x0, y0, x1, y1) and its pixels in the box ((y1 - y0, x1 - x0) bool); the whole
+        frame before the board was read. A box within 2 px of the last one stays the last
+        one (a reading's fit moves a little)."""
+        h, w = int(shape[0]), int(shape[1])
+        whole = ((0, 0, w, h), np.ones((h, w), bool))
+        fit = self._board_fit
+        if fit is None:
+            return whole
+        bw, bh = fit.size_mm
+        canvas = np.array([[0.0, 0.0], [bw, 0.0], [bw, bh], [0.0, bh]], np.float64)
+        px = fit.to_px(canvas) / 8.0
+        x0, y0 = (int(max(0, np.floor(v))) for v in px.min(axis=0))
+        x1 = int(min(w, np.ceil(px[:, 0].max()) + 1))
+        y1 = int(min(h, np.ceil(px[:, 1].max()) + 1))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return whole
+        box = (x0, y0, x1, y1)
+        old = self._box
+        if old is not None and max(abs(a - b) for a, b in zip(old[0], box, strict=True)) <= 2:
+            return old
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(px - [x0, y0]).astype(np.int32), 1)
+        if not mask.any():
+            return whole
+        self._box = (box, mask.astype(bool))
+        return self._box
+
     def _still(self, gray: NDArray[np.uint8], t: float) -> bool:
         st = self._state
         small = cv2.GaussianBlur(
@@ -300,9 +419,10 @@ class PicassoTurnTracker:
             0,
         )
         moving = 1.0
+        st.moving = None
         if st.last_small is not None and st.last_small.shape == small.shape:
-            diff = cv2.absdiff(small, st.last_small)
-            moving = float((diff > self.settings.motion_level).mean())
+            st.moving = cv2.absdiff(small, st.last_small) > self.settings.motion_level
+            moving = float(st.moving.mean())
         st.last_small = small
         still = moving <= self.settings.motion_share
         if still and st.still_since is None:
@@ -318,6 +438,59 @@ class PicassoTurnTracker:
             # No still view of the table from before (a restart with the card in hand):
             # the card itself, found on the table by its printed codes.
             return self._card_seat(frame, gray)
+        objects = self._new_objects(frame)
+        if not objects:
+            return None
+        seat = self._seat_at(gray, objects[0][1])
+        if seat is None or seat == self.builder:
+            return None
+        return seat
+
+    def _quiet_card(
+        self, frame: NDArray[np.uint8], gray: NDArray[np.uint8], t: float
+    ) -> str | None:
+        """The largest new object on the table (``_new_objects``: an object of its own, so no
+        hand touches it) with nothing moving within its box in this frame (the arm that laid
+        it, moving away, is not it), once it has lain within a quarter of a card's width of
+        where it was for ``still_s``: the seat whose zone holds it (looked up when it began to
+        lie so); None until then, when no seat holds it, or with no still view of the table
+        from before."""
+        st = self._state
+        objects = self._new_objects(frame) if st.reference is not None else []
+        moving = st.moving
+        card_px = 63.0 * self._px_per_mm_image
+        found = None
+        if moving is not None:
+            h, w = moving.shape
+            for _, centre, (x, y, bw, bh) in objects:
+                # the 1/8-size cells wholly inside the box: an arm moving away beside the
+                # card (not touching it, or it would be part of the object) is no motion
+                # over it
+                x0, y0 = max(0, -(-x // 2)), max(0, -(-y // 2))
+                x1, y1 = min(w, (x + bw) // 2), min(h, (y + bh) // 2)
+                if x1 <= x0 or y1 <= y0:
+                    x0, y0, x1, y1 = x // 2, y // 2, (x + bw + 1) // 2, (y + bh + 1) // 2
+                if not moving[y0:y1, x0:x1].any():
+                    found = centre
+                    break
+        if found is None:
+            st.card_at = None
+            return None
+        if st.card_at is None or float(np.hypot(*(found - st.card_at[0]))) > card_px / 4.0:
+            st.card_at = (found, t, self._seat_at(gray, found))
+        if t - st.card_at[1] >= self.settings.still_s - 1e-3:
+            return st.card_at[2]
+        return None
+
+    def _new_objects(
+        self, frame: NDArray[np.uint8]
+    ) -> list[tuple[int, NDArray[np.float64], tuple[int, int, int, int]]]:
+        """What is new on the table since the last still view while building
+        (``reference``), outside the board and its frame, at least a third of a card:
+        (area in 1/4-size px, centre (x, y) in px, box (x, y, w, h) in 1/4-size px),
+        largest first."""
+        st = self._state
+        assert st.reference is not None
         small = _quarter(frame)
         diff = cv2.absdiff(
             cv2.GaussianBlur(small, (5, 5), 0), cv2.GaussianBlur(st.reference, (5, 5), 0)
@@ -333,18 +506,17 @@ class PicassoTurnTracker:
             cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 0)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, _, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
-        if n <= 1:
-            return None
-        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
         # a card is 63 x 88 mm: at least a third of it must show
         min_px = 0.33 * 63 * 88 * (self._px_per_mm_image / 4.0) ** 2
-        if stats[i, cv2.CC_STAT_AREA] < min_px:
-            return None
-        centre_px = np.asarray(cents[i], np.float64) * 4.0 + 1.5
-        seat = self._seat_at(gray, centre_px)
-        if seat is None or seat == self.builder:
-            return None
-        return seat
+        out = []
+        for i in range(1, n):
+            area = int(stats[i, cv2.CC_STAT_AREA])
+            if area >= min_px:
+                x, y, w, h = (int(v) for v in stats[i, :4])
+                out.append((area, np.asarray(cents[i], np.float64) * 4.0 + 1.5, (x, y, w, h)))
+        # the largest first; of equal areas, the first found (as argmax took it)
+        out.sort(key=lambda o: -o[0])
+        return out
 
     def _card_seat(self, frame: NDArray[np.uint8], gray: NDArray[np.uint8]) -> str | None:
         """The seat where the drawn card lies, found by its codes outside the board; None
@@ -426,6 +598,11 @@ class PicassoFollower:
             kwargs["seats"] = tuple(cal.seats)
             kwargs["play_area_mm"] = cal.play_area_mm
         self.tracker = PicassoTurnTracker(list(self.players), **kwargs)
+
+    @property
+    def reads(self) -> int:
+        """Frames the board reader read (the others reused the last reading, or needed none)."""
+        return self.tracker.board_reads
 
     def start_event(self) -> dict[str, Any]:
         return {"type": "start", "game": "picasso", "players": list(self.players)}

@@ -23,6 +23,10 @@ the discard pile has just been laid on it:
 ``prompt()`` shows the countdown: the player on top describes, then "3...", "2...", "1...",
 "GO!" (seconds in ``FlipSettings``), restarted after a reject; with starting counts it
 also tells the winner.
+
+A frame larger than 1280x720 is read shrunk to it (``tracks.WorkingFrame``), and a frame
+where nothing moved since the frame last read reuses that reading for up to ``settle_s``
+(``tracks.StillFrames``; ``reads`` counts the frames read).
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ from vision.sources.guard import check_frame
 from vision.tracker.tracks import (
     ArmSides,
     SettledCards,
+    StillFrames,
     Track,
+    WorkingFrame,
     angle_gap,
     default_seat_angles,
     fit_turn,
@@ -112,6 +118,12 @@ class PicFlipFollower:
         s = self.settings
         self.cards = SettledCards(s.settle_s, s.move_px, s.forget_s)
         self.arms = ArmSides()
+        #: a frame larger than 1280x720 is read shrunk to it (``tracks.WorkingFrame``)
+        self.work = WorkingFrame(self.calibration)
+        #: the card reader runs on a frame unless nothing moved since the last frame read
+        #: (then its readings stand), and at least once per settling time
+        self.still = StillFrames(max_age_s=s.settle_s)
+        self._readings: list[tuple[str, str, NDArray[np.float32], float]] = []
         self.pile: list[_PileCard] = []
         self.left: dict[str, int] | None = dict(hands) if hands is not None else None
         self.returning: set[str] = set()
@@ -124,6 +136,11 @@ class PicFlipFollower:
         #: after a restart, the cards laid before it, in order (rejected ones included),
         #: until a new card is laid: a recording played again lays them again first
         self._replay: list[str] = []
+
+    @property
+    def reads(self) -> int:
+        """Frames the card reader read (the others reused the last reading)."""
+        return self.still.reads
 
     # ------------------------------------------------------------------ protocol
     def start_event(self) -> dict[str, Any]:
@@ -139,12 +156,20 @@ class PicFlipFollower:
         """Feeds one frame ((H, W, 3) uint8 BGR) at ``t`` seconds; returns the events it
         confirmed, in order."""
         check_frame(frame, "frame")
-        self._shape = (frame.shape[0], frame.shape[1])
+        view = self.work.shrink(frame, quick=True)  # the frame itself up to 1280x720
+        self._shape = (view.shape[0], view.shape[1])
         self._last_t = t
-        self.arms.update(frame, t)
-        readings = read_cards(
-            frame, self.deck, self.calibration, self.settings.min_confidence, game="picflip"
-        )
+        self.arms.update(view, t)
+        if self.still.unchanged(self.arms.small, t):
+            readings = self._readings  # nothing moved since the frame last read
+        else:
+            cal = self.work.reader_calibration()
+            image = self.work.shrink(frame)
+            readings = read_cards(
+                image, self.deck, cal, self.settings.min_confidence, game="picflip"
+            )
+            self.still.read(self.arms.small, t)
+            self._readings = readings
         settled = self.cards.update(readings, t)
         self.returning &= set(self.cards.tracks)  # taken back: no longer in view
         out: list[dict[str, Any]] = []
@@ -245,7 +270,8 @@ class PicFlipFollower:
             label = tr.card
             if top is not None and tr.card == top.card:
                 label = f"{top.player}: {tr.card}"
-            out.append({"kind": "quad", "corners_px": tr.corners_px.tolist(), "label": label})
+            corners = self.work.to_frame(tr.corners_px).tolist()
+            out.append({"kind": "quad", "corners_px": corners, "label": label})
         text = self.prompt()
         if text:
             out.append({"kind": "text", "xy": [20.0, 30.0], "label": text})

@@ -30,6 +30,10 @@ once it lies still) and the round as the engine will see it. It emits
 When the last ranking is in, the round is over (the engine scores it) and the cards of that
 round are no longer followed. Every event has ``t`` and ``meta`` ``{confidence, frames}``.
 Thresholds are in seconds (``FollowSettings``).
+
+A frame larger than 1280x720 is read shrunk to it (``tracks.WorkingFrame``), and a frame
+where nothing moved since the frame last read reuses that reading for up to ``settle_s``
+(``tracks.StillFrames``; ``reads`` counts the frames read).
 """
 
 from __future__ import annotations
@@ -49,7 +53,9 @@ from vision.sources.guard import check_frame
 from vision.tracker.tracks import (
     ArmSides,
     SettledCards,
+    StillFrames,
     Track,
+    WorkingFrame,
     angle_gap,
     default_seat_angles,
     read_cards,
@@ -131,6 +137,12 @@ class PickPicFollower:
         s = self.settings
         self.cards = SettledCards(s.settle_s, s.move_px, s.forget_s)
         self.arms = ArmSides()
+        #: a frame larger than 1280x720 is read shrunk to it (``tracks.WorkingFrame``)
+        self.work = WorkingFrame(self.calibration)
+        #: the card reader runs on a frame unless nothing moved since the last frame read
+        #: (then its readings stand), and at least once per settling time
+        self.still = StillFrames(max_age_s=s.settle_s)
+        self._readings: list[tuple[str, str, NDArray[np.float32], float]] = []
         self.calls = give_calls(self.players)
         #: cards each player receives from the others in a round (their random card aside)
         self._expected = cards_per_opponent(len(self.players)) * (len(self.players) - 1)
@@ -139,6 +151,11 @@ class PickPicFollower:
         self.events: list[dict[str, Any]] = []
         self._shape: tuple[int, int] | None = None
         self._last_t = 0.0
+
+    @property
+    def reads(self) -> int:
+        """Frames the card reader read (the others reused the last reading)."""
+        return self.still.reads
 
     # ------------------------------------------------------------------ protocol
     def start_event(self) -> dict[str, Any]:
@@ -152,17 +169,25 @@ class PickPicFollower:
         """Feeds one frame ((H, W, 3) uint8 BGR) at ``t`` seconds; returns the events it
         confirmed, in order."""
         check_frame(frame, "frame")
-        self._shape = (frame.shape[0], frame.shape[1])
+        view = self.work.shrink(frame, quick=True)  # the frame itself up to 1280x720
+        self._shape = (view.shape[0], view.shape[1])
         self._last_t = t
-        self.arms.update(frame, t)
-        readings = read_cards(
-            frame,
-            self.deck,
-            self.calibration,
-            self.settings.min_confidence,
-            lambda card: card not in self.spent and not other_games_card(card),
-            game="pickpic",
-        )
+        self.arms.update(view, t)
+
+        def keep(card: str) -> bool:
+            return card not in self.spent and not other_games_card(card)
+
+        if self.still.unchanged(self.arms.small, t):
+            # nothing moved since the frame last read: its readings stand (less the cards
+            # spent since, a round's cards once it is scored)
+            readings = [r for r in self._readings if keep(r[0])]
+        else:
+            min_conf = self.settings.min_confidence
+            cal = self.work.reader_calibration()
+            image = self.work.shrink(frame)
+            readings = read_cards(image, self.deck, cal, min_conf, keep, "pickpic")
+            self.still.read(self.arms.small, t)
+        self._readings = readings
         settled = self.cards.update(readings, t)
         self._follow_refs()
         out: list[dict[str, Any]] = []
@@ -245,7 +270,8 @@ class PickPicFollower:
         out: list[dict[str, Any]] = []
         for tr in self.cards.seen_now(self._last_t):
             label = roles.get(tr.card, tr.card)
-            out.append({"kind": "quad", "corners_px": tr.corners_px.tolist(), "label": label})
+            corners = self.work.to_frame(tr.corners_px).tolist()
+            out.append({"kind": "quad", "corners_px": corners, "label": label})
         text = self.prompt()
         if text:
             out.append({"kind": "text", "xy": [20.0, 30.0], "label": text})

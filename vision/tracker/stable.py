@@ -19,6 +19,12 @@ class Debouncer(Generic[T]):
     in this frame" and is treated like a blocked frame. Returns the newly confirmed value
     when this frame confirms a change, else None.
 
+    ``since``: the value is known to have been in view, unchanged and unobstructed, from
+    this time on (s, at most ``t``): the frames in between showed the region exactly as this
+    one (a motion check says so) but were not read. A new candidate counts from then; a
+    caller passes it only for the first reading after a change, never for a reading that
+    differs from one made since then.
+
     ``confirmed_at`` is when the change was confirmed; ``first_seen`` when the confirmed
     value first appeared (the event's time ``t`` is the confirmation, the delay is their
     difference)."""
@@ -32,7 +38,9 @@ class Debouncer(Generic[T]):
     _since: float | None = field(default=None, repr=False)
     _count: int = field(default=0, repr=False)
 
-    def update(self, value: T | None, t: float, blocked: bool = False) -> T | None:
+    def update(
+        self, value: T | None, t: float, blocked: bool = False, since: float | None = None
+    ) -> T | None:
         if blocked or value is None:
             self._candidate, self._since, self._count = None, None, 0
             return None
@@ -40,7 +48,8 @@ class Debouncer(Generic[T]):
             self._candidate, self._since, self._count = None, None, 0
             return None
         if value != self._candidate:
-            self._candidate, self._since, self._count = value, t, 1
+            start = t if since is None else min(float(since), t)
+            self._candidate, self._since, self._count = value, start, 1
         else:
             self._count += 1
         assert self._since is not None

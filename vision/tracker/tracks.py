@@ -18,10 +18,16 @@ in seconds or pixels).
   where a card was laid along the arm seen nearest in time: the side the hand came from.
 - ``read_cards`` and ``reader_inputs``: the glue to the stateless card reader
   (``vision.identify.identify_frame``), one frame's cards as ``SettledCards`` takes them.
+- ``StillFrames`` says when a frame may reuse the last reading instead of running the
+  reader: nothing in it differs from the frame last read, and that reading is recent (the
+  same pixels give the same reading; a follower reads at a lower rate while nothing moves).
+- ``WorkingFrame`` shrinks a frame larger than ``WORK_WH`` (1920x1080) to it before the card
+  reader and the tracks see it, and maps points back to the frame's pixels.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections import deque
@@ -254,6 +260,12 @@ class ArmSides:
             kept = True
         return kept
 
+    @property
+    def small(self) -> NDArray[np.uint8] | None:
+        """The last frame fed, blurred at 1/8 size ((h, w, 3) uint8, or (h, w) for grey);
+        None before the first."""
+        return self._last
+
     def add(self, t: float, points_px: NDArray[np.float32], area: float = 1.0) -> None:
         """Records an arm region by hand (``points_px`` (N, 2) float32), for tests and for
         arms found another way."""
@@ -288,6 +300,94 @@ class ArmSides:
         x = sum(w * math.cos(math.radians(a)) for a, w in near)
         y = sum(w * math.sin(math.radians(a)) for a, w in near)
         return math.degrees(math.atan2(y, x))
+
+
+@dataclass
+class StillFrames:
+    """Whether a frame may reuse the last reading of a stateless reader (``unchanged``):
+    nothing in it differs from the frame last read (``read``) on a small blurred copy (at
+    most ``share`` of it by more than ``level`` grey levels, the largest over the colour
+    channels), and that reading is less than ``max_age_s`` old. The reader need not run
+    then: the same pixels give the same reading. A follower whose stability wait is
+    ``max_age_s`` long still confirms on a frame that was read: the reading that starts the
+    wait and the one that ends it are both real. ``reads``: the frames read so far."""
+
+    level: int = 14
+    share: float = 0.002
+    max_age_s: float = 0.25
+    reads: int = 0
+    _ref: NDArray[np.uint8] | None = field(default=None, repr=False)
+    _t: float | None = field(default=None, repr=False)
+
+    def unchanged(self, small: NDArray[np.uint8] | None, t: float) -> bool:
+        """Whether ``small`` (a blurred small copy of the frame at ``t`` s, as ``read`` was
+        given) shows what the frame last read showed, that reading being recent enough."""
+        ref = self._ref
+        if small is None or ref is None or self._t is None or ref.shape != small.shape:
+            return False
+        if t - self._t >= self.max_age_s - 1e-6:
+            return False
+        return float((_diff(small, ref) > self.level).mean()) <= self.share
+
+    def read(self, small: NDArray[np.uint8] | None, t: float) -> None:
+        """The frame at ``t`` (its small copy ``small``) was read."""
+        self._ref, self._t = small, t
+        self.reads += 1
+
+
+WORK_WH = (1280, 720)
+"""The largest frame (width, height px) the card followers read: their thresholds in pixels
+were set at this size, and the card reader is measured at it."""
+
+
+class WorkingFrame:
+    """A frame larger than ``WORK_WH`` shrunk to fit it (``shrink``, area-averaged: the same
+    view as a 1280x720 camera gives it), so that a 1920x1080 frame costs the card reader and
+    the tracks what a 1280x720 one does and their pixel thresholds keep their meaning; points
+    of the shrunk frame are mapped back to the frame's pixels by ``to_frame`` (the live view
+    draws on the frame). ``calibration`` (a ``CalibrationFile`` or None) is given to the
+    reader with its lens scaled as the frame is (``reader_calibration``). A frame no larger
+    than ``WORK_WH`` is used as it is."""
+
+    def __init__(self, calibration: Any = None) -> None:
+        self.calibration = calibration
+        self.scale_xy = (1.0, 1.0)
+        self._scaled: tuple[tuple[float, float], Any] | None = None
+
+    def shrink(self, frame: NDArray[np.uint8], *, quick: bool = False) -> NDArray[np.uint8]:
+        """``frame`` ((H, W, 3) uint8), or a copy shrunk to fit ``WORK_WH``: area-averaged
+        for a reader; ``quick``, interpolated (a fifth of the time at 1920x1080) for what
+        looks at a blurred 1/8-size copy only (motion, arms)."""
+        h, w = frame.shape[:2]
+        f = max(w / WORK_WH[0], h / WORK_WH[1])
+        if f <= 1.0:
+            self.scale_xy = (1.0, 1.0)
+            return frame
+        size = (max(1, round(w / f)), max(1, round(h / f)))
+        self.scale_xy = (w / size[0], h / size[1])
+        how = cv2.INTER_LINEAR if quick else cv2.INTER_AREA
+        return np.asarray(cv2.resize(frame, size, interpolation=how), np.uint8)
+
+    def to_frame(self, points_px: NDArray[np.floating]) -> NDArray[np.float64]:
+        """(N, 2) points of the last shrunk frame (pixel centres at integers) in the
+        frame's pixels."""
+        sx, sy = self.scale_xy
+        p = np.asarray(points_px, np.float64).reshape(-1, 2)
+        return np.stack([(p[:, 0] + 0.5) * sx - 0.5, (p[:, 1] + 0.5) * sy - 0.5], axis=1)
+
+    def reader_calibration(self) -> Any:
+        """The calibration for the last frame shrunk: its lens (``Intrinsics``) scaled by
+        the same factors; as given when the frame was not shrunk or it has no lens."""
+        cal = self.calibration
+        intr = getattr(cal, "intrinsics", None)
+        if intr is None or self.scale_xy == (1.0, 1.0):
+            return cal
+        if self._scaled is None or self._scaled[0] != self.scale_xy:
+            sx, sy = self.scale_xy
+            w, h = intr.image_size
+            lens = intr.scaled_to((max(1, round(w / sx)), max(1, round(h / sy))))
+            self._scaled = (self.scale_xy, dataclasses.replace(cal, intrinsics=lens))
+        return self._scaled[1]
 
 
 def _diff(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.uint8]:
