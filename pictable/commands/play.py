@@ -140,8 +140,11 @@ def _window_ok() -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from pictable.followers import NoFollower, make_follower
+    from pictable.live import give_back_big_buffers
     from pictable.store import EventStore, StoreError, resolve_path
     from vision.sources import LatestFrameReader, open_source
+
+    give_back_big_buffers()  # frame-sized buffers given back when freed: a lower peak
 
     if args.resume is None and args.game is None:
         return _error("name the GAME (picasso, picmix, pickpic, picflip) or --resume ID")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -252,19 +253,84 @@ def _photo_specs() -> tuple[PhotoSpec, ...]:
     return tuple(specs)
 
 
+#: The files of the ``skimage.data`` images the kit's photos are cut from (in scikit-image's
+#: ``data`` folder), read with OpenCV: the same pixels as ``skimage.data``'s loaders give,
+#: without the image-reading libraries those import (imageio, Pillow and their plugins, some
+#: 30 MB of a live process's memory).
+SOURCE_FILES: dict[str, str] = {
+    "astronaut": "astronaut.png",
+    "brick": "brick.png",
+    "camera": "camera.png",
+    "chelsea": "chelsea.png",
+    "coffee": "coffee.png",
+    "coins": "coins.png",
+    "grass": "grass.png",
+    "gravel": "gravel.png",
+    "hubble_deep_field": "hubble_deep_field.jpg",
+    "immunohistochemistry": "ihc.png",
+    "moon": "moon.png",
+    "motorcycle": "motorcycle_left.png",
+    "page": "page.png",
+    "retina": "retina.jpg",
+    "rocket": "rocket.jpg",
+    "text": "text.png",
+}
+
+
 @functools.cache
 def _source_rgb(name: str) -> np.ndarray:
     """A ``skimage.data`` image as (H, W, 3) uint8 RGB (read-only)."""
-    from skimage import data
+    img = _read_source_file(name)
+    if img is None:  # not in the data folder: skimage's own loader (it may fetch it)
+        from skimage import data
 
-    loader = getattr(data, "stereo_motorcycle" if name == "motorcycle" else name)
-    img = loader()[0] if name == "motorcycle" else loader()
-    img = np.asarray(img)
+        loader = getattr(data, "stereo_motorcycle" if name == "motorcycle" else name)
+        img = np.asarray(loader()[0] if name == "motorcycle" else loader())
     if img.ndim == 2:
         img = np.repeat(img[..., None], 3, axis=2)
     out = np.ascontiguousarray(img[..., :3].astype(np.uint8))
     out.setflags(write=False)
     return out
+
+
+def _read_source_file(name: str) -> np.ndarray | None:
+    """The image file of ``SOURCE_FILES[name]`` as (H, W) or (H, W, 3+) RGB, or None when it
+    is not there or cannot be read."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("skimage")
+    if name not in SOURCE_FILES or spec is None or spec.origin is None:
+        return None
+    path = Path(spec.origin).parent / "data" / SOURCE_FILES[name]
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if path.suffix == ".png":
+        raw = _without_png_chunk(raw, b"iCCP")  # page.png's makes libpng warn on stderr
+    img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_UNCHANGED)
+    if img is None or img.dtype != np.uint8:
+        return None
+    if img.ndim == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA if img.shape[2] == 4 else cv2.COLOR_BGR2RGB)
+    return np.asarray(img)
+
+
+def _without_png_chunk(png: bytes, kind: bytes) -> bytes:
+    """``png`` without its chunks of type ``kind`` (the bytes unchanged if they do not parse
+    as PNG chunks)."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        return png
+    out, at = [png[:8]], 8
+    while at + 12 <= len(png):
+        length = int.from_bytes(png[at : at + 4], "big")
+        end = at + 12 + length
+        if end > len(png):
+            return png
+        if png[at + 4 : at + 8] != kind:
+            out.append(png[at:end])
+        at = end
+    return b"".join(out) if at == len(png) else png
 
 
 # --------------------------------------------------------------------------------------------
