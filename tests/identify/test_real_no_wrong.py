@@ -38,7 +38,13 @@ def _chessboards(shared_data: Path) -> list[Path]:
     return photos
 
 
-def test_chessboard_photos_name_no_card(shared_data: Path) -> None:
+@pytest.mark.parametrize("as_table", [False, True])
+def test_chessboard_photos_name_no_card(
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch, as_table: bool
+) -> None:
+    # as_table: searched by outlines too, as a small deck is where the frame shows a table
+    if as_table:
+        monkeypatch.setattr(ident, "_shows_a_table", lambda *_: True)
     deck = _deck(shared_data)
     for photo in _chessboards(shared_data):
         found = identify_frame(cv2.imread(str(photo)), deck, codes=None)
@@ -48,9 +54,12 @@ def test_chessboard_photos_name_no_card(shared_data: Path) -> None:
 def test_the_size_rule_is_what_keeps_them_out(
     shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without the size rule the same photos name the QR photo by appearance alone, small
-    and sure: the test above would fail without it."""
+    """Without the size rule the same photos, searched as a table is (by outlines too: a
+    chessboard photo shows none, so a small deck is searched there by its keypoints alone),
+    name the QR photo by appearance alone, small and sure: the test above would fail
+    without it on a table."""
     monkeypatch.setattr(ident, "APPEARANCE_ALONE_MIN_PX", 0.0)
+    monkeypatch.setattr(ident, "_shows_a_table", lambda *_: True)
     deck = _deck(shared_data)
     wrong = []
     for photo in _chessboards(shared_data):

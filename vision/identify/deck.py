@@ -140,6 +140,7 @@ class ReferenceDeck:
     images: tuple[NDArray[np.uint8], ...] | None = None
     _table_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
     _search_kp: dict[int, local.Keypoints] = field(default_factory=dict, repr=False)
+    _grey: dict[int, NDArray[np.uint8] | None] = field(default_factory=dict, repr=False)
     #: The arrays read from ``arrays/`` (module docstring), memory-mapped, by name; among
     #: them what :attr:`frame_index`, :attr:`table_index`, :attr:`back_cells` and
     #: :attr:`back_keypoints` are made of, instead of being built (empty: built on first use).
@@ -243,12 +244,18 @@ class ReferenceDeck:
         return local.Keypoints(self.kp_xy[s], self.kp_desc[s])
 
     def reference_grey(self, index: int) -> NDArray[np.uint8] | None:
-        """Card ``index``'s stored reference image in grey (H, W) uint8, or None when the deck
-        keeps no images (built in memory without a folder)."""
+        """Card ``index``'s stored reference image in grey (H, W) uint8 (read-only: shared
+        between calls), or None when the deck keeps no images (built in memory without a
+        folder)."""
         if self.folder is None:
             return None
-        img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
-        return None if img is None else np.asarray(img, np.uint8)
+        if index not in self._grey:  # read once: a batch of photos refines on it each time
+            img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
+            if img is not None:
+                img = np.asarray(img, np.uint8)
+                img.setflags(write=False)
+            self._grey[index] = img
+        return self._grey[index]
 
     def image(self, index: int) -> NDArray[np.uint8] | None:
         """Card ``index``'s reference image (H, W, 3) uint8 BGR, or None when the deck keeps

@@ -1,0 +1,93 @@
+"""A deck of a few pictures on a photo that shows no table is searched by local features
+alone (ORB over the whole frame, each picture's matches fitted by a homography): the
+outline steps, made for cards on a table, run only where the frame shows one (a card read
+by its codes, the play area's markers, a calibration)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.identify.identify as ident
+from tests.identify.conftest import small_deck, table_scene
+from vision.identify import identify_frame, local, open_deck
+from vision.identify.deck import register
+
+
+@pytest.fixture
+def outline_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the calls of the outline steps (``_by_pictures``), which still run."""
+    calls: list[int] = []
+    real = ident._by_pictures
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ident, "_by_pictures", counted)
+    return calls
+
+
+def _graffiti(shared_data: Path, tmp_path: Path) -> tuple[np.ndarray, object]:
+    root = shared_data / "opencv-features"
+    register("g", [("graf1", cv2.imread(str(root / "graf1.png")))], tmp_path)
+    return cv2.imread(str(root / "graf3.png")), open_deck("g", tmp_path)
+
+
+def test_a_photo_with_no_table_is_searched_by_keypoints_alone(
+    shared_data: Path, tmp_path: Path, outline_steps: list[int]
+) -> None:
+    frame, deck = _graffiti(shared_data, tmp_path)
+    found = identify_frame(frame, deck, precise=True)
+    assert [c.card for c in found.cards] == ["graf1"]
+    assert found.cards[0].evidence == ("keypoints",)
+    assert outline_steps == []
+
+
+def test_a_table_is_searched_by_its_outlines_too(outline_steps: list[int]) -> None:
+    frame, _, _ = table_scene()  # the play area's markers and coded cards in view
+    found = identify_frame(frame, small_deck())
+    assert outline_steps == [1]
+    assert found.cards  # the small deck's cards are still named on the table
+
+
+def test_pictures_not_in_the_photo_are_not_found(shared_data: Path) -> None:
+    root = shared_data / "opencv-features"
+    grey = cv2.imread(str(root / "graf3.png"), cv2.IMREAD_GRAYSCALE)
+    box = cv2.imread(str(root / "box.png"), cv2.IMREAD_GRAYSCALE)
+    h, w = box.shape
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    frame_kp = local.detect(grey, local.FRAME_FEATURES)
+    assert local.verify(local.detect(box), frame_kp, outline) is None
+
+
+def test_the_correlation_refines_a_fit_on_its_crop(shared_data: Path) -> None:
+    # graf1 in graf3 (the true homography known): ORB's fit, refined, lies closer to it.
+    root = shared_data / "opencv-features"
+    ref = cv2.imread(str(root / "graf1.png"), cv2.IMREAD_GRAYSCALE)
+    frame = cv2.imread(str(root / "graf3.png"), cv2.IMREAD_GRAYSCALE)
+    storage = cv2.FileStorage(str(root / "H1to3p.xml"), cv2.FILE_STORAGE_READ)
+    truth = storage.getNode("H13").mat()
+    h, w = ref.shape
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
+    fit = local.verify(local.detect(ref), local.detect(frame, local.FRAME_FEATURES), outline)
+    assert fit is not None
+
+    def error(hom: np.ndarray) -> float:
+        a = cv2.perspectiveTransform(outline, hom)
+        return float(np.linalg.norm(a - cv2.perspectiveTransform(outline, truth), axis=2).max())
+
+    refined = local.refine_ecc(ref, frame, fit.homography)
+    assert error(refined) < error(fit.homography)
+    assert error(refined) < 5.0
+
+
+def test_a_refinement_that_wanders_off_is_not_taken(shared_data: Path) -> None:
+    root = shared_data / "opencv-features"
+    ref = cv2.imread(str(root / "graf1.png"), cv2.IMREAD_GRAYSCALE)
+    frame = np.full((640, 800), 128, np.uint8)  # nothing to correlate with
+    start = np.array([[0.5, 0, 100], [0, 0.5, 100], [0, 0, 1]], np.float64)
+    np.testing.assert_array_equal(local.refine_ecc(ref, frame, start), start)
