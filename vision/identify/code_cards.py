@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -56,13 +57,74 @@ QR_ALONE_REACH = 0.04
 @functools.lru_cache(maxsize=512)
 def kit_face_cells(card: str, side: str) -> NDArray[np.float32]:
     """(gh, gw, 3) Lab cells of a kit card's face, oriented as the face (portrait 25 x 18,
-    landscape 18 x 25)."""
+    landscape 18 x 25). Kept on disk (:func:`face_cells_folder`): rendering a face costs
+    some 40 ms, and a command reading one photo would spend half a second on them."""
+    folder = face_cells_folder()
+    path = None if folder is None else folder / f"{card}.{side}.npy"
+    if path is not None:
+        try:
+            kept = np.load(path, allow_pickle=False)
+            if kept.dtype == np.float32 and kept.ndim == 3 and kept.shape[2] == 3:
+                return np.asarray(kept)
+        except (OSError, ValueError):
+            pass  # not there yet, or cut short: made again
     from vision.kit import render_face
 
     face = render_face(card, side, 4.0)  # type: ignore[arg-type]
     gw, gh = appearance.GRID_WH
     grid = (gw, gh) if face.shape[0] >= face.shape[1] else (gh, gw)
-    return appearance.lab_cells(face[None], grid)[0]
+    cells = np.asarray(appearance.lab_cells(face[None], grid)[0], np.float32)
+    if path is not None:
+        _save_atomically(path, cells)
+    return cells
+
+
+@functools.cache
+def face_cells_folder() -> Path | None:
+    """Where :func:`kit_face_cells` keeps the cells: ``face-cells/<digest>`` in pictable's
+    cache (``$PICTABLE_CACHE``, else ``$XDG_CACHE_HOME/pictable``, else
+    ``~/.cache/pictable``), the digest that of the kit's and the appearance's sources (so a
+    change to the card art or to the cells makes them again). None when the cache cannot
+    be written (the cells are then rendered in each process)."""
+    import hashlib
+    import os
+
+    import vision.kit
+
+    kit = Path(vision.kit.__file__).parent
+    digest = hashlib.sha256()
+    for src in sorted([*kit.rglob("*.py"), Path(appearance.__file__)]):
+        digest.update(src.name.encode())
+        digest.update(src.read_bytes())
+    env = os.environ.get("PICTABLE_CACHE")
+    base = (
+        Path(env).expanduser()
+        if env
+        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pictable"
+    )
+    folder = base / "face-cells" / digest.hexdigest()[:16]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
+def _save_atomically(path: Path, cells: NDArray[np.float32]) -> None:
+    """Writes ``cells`` to ``path`` whole or not at all (another process may read it)."""
+    import os
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, cells, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _face_agreement(

@@ -22,9 +22,31 @@ beside this module.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
+
+
+def _numba_without_blas() -> None:
+    """When it first loads a compiled function, numba checks that a BLAS is there for
+    ``np.dot`` and ``np.linalg`` in compiled code, by importing ``scipy.linalg`` (a third to
+    half a second, and numpy's f2py with it). The kernels here use neither, so the check is
+    made with ``scipy.linalg`` out of reach: numba notes that it has no BLAS, and
+    ``scipy.linalg`` is imported only where something else needs it (start-up of
+    ``pictable identify``)."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    try:
+        import numba.np.arraymath  # noqa: F401  (where the check is made, once)
+    finally:
+        if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
+            del sys.modules["scipy.linalg"]
+
+
+_numba_without_blas()
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
