@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +55,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("name", metavar="NAME")
     r.add_argument("images", nargs="*", metavar="IMAGE", help="one image per card (its face)")
     r.add_argument("--camera", metavar="INDEX", help="capture cards from this camera instead")
-    r.add_argument("--count", type=int, default=None, help="with --camera: stop after N cards")
+    r.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help="with --camera, --video, --folder: stop after N cards",
+    )
     r.add_argument(
         "--ids",
         metavar="ID,...",
@@ -116,44 +121,36 @@ def run_register(args: argparse.Namespace) -> int:
     except (DeckError, ValueError) as exc:
         print(f"pictable deck register: {exc}", file=sys.stderr)
         return 2
-    if args.camera is not None:
-        if args.images:
-            print("pictable deck register: give IMAGE files or --camera, not both", file=sys.stderr)
-            return 2
-        try:
-            cards = _capture_cards(args.camera, args.count, ids)
-        except OSError as exc:
-            print(f"pictable deck register: {exc}", file=sys.stderr)
-            return 2
-    else:
-        if not args.images:
-            print(
-                "pictable deck register: give IMAGE files (one per card) or --camera INDEX",
-                file=sys.stderr,
-            )
-            return 2
-        if ids is not None and len(ids) != len(args.images):
-            print(
-                f"pictable deck register: --ids gives {len(ids)} ids for {len(args.images)} images",
-                file=sys.stderr,
-            )
-            return 2
-        cards = []
-        from pictable.commands.images import read_image
+    # --camera, --video and --folder go to pictable/commands/deck_capture.py (attach).
+    if not args.images:
+        print(
+            "pictable deck register: give IMAGE files (one per card), "
+            "or --camera, --video or --folder",
+            file=sys.stderr,
+        )
+        return 2
+    if ids is not None and len(ids) != len(args.images):
+        print(
+            f"pictable deck register: --ids gives {len(ids)} ids for {len(args.images)} images",
+            file=sys.stderr,
+        )
+        return 2
+    cards = []
+    from pictable.commands.images import read_image
 
-        for k, path in enumerate(args.images):
-            try:
-                card_id = ids[k] if ids is not None else card_id_of(path)
-                cards.append((card_id, _bgr(read_image(path))))
-            except (ValueError, DeckError) as exc:
-                print(f"pictable deck register: {path}: {exc}", file=sys.stderr)
-                return 2
-        seen: set[str] = set()
-        for card_id, _ in cards:
-            if card_id in seen:
-                print(f"pictable deck register: card id {card_id!r} given twice", file=sys.stderr)
-                return 2
-            seen.add(card_id)
+    for k, path in enumerate(args.images):
+        try:
+            card_id = ids[k] if ids is not None else card_id_of(path)
+            cards.append((card_id, _bgr(read_image(path))))
+        except (ValueError, DeckError) as exc:
+            print(f"pictable deck register: {path}: {exc}", file=sys.stderr)
+            return 2
+    seen: set[str] = set()
+    for card_id, _ in cards:
+        if card_id in seen:
+            print(f"pictable deck register: card id {card_id!r} given twice", file=sys.stderr)
+            return 2
+        seen.add(card_id)
     if not cards:
         print("pictable deck register: no card captured; the deck is unchanged", file=sys.stderr)
         return 1
@@ -185,106 +182,6 @@ def _bgr(image: np.ndarray) -> np.ndarray:
 
     bgr, _ = check_frame(image)
     return bgr
-
-
-def _capture_cards(
-    camera: str, count: int | None, ids: list[str] | None
-) -> list[tuple[str, np.ndarray]]:
-    """The camera loop: frames to :class:`vision.identify.register.CardCapture`, its progress
-    shown in a window when there is a display (else on the terminal)."""
-    import cv2
-
-    from vision.identify.register import CardCapture
-    from vision.sources import CameraSource, FrameGuard, Skip
-
-    index: int | str = int(camera) if camera.isdigit() else camera
-    source = CameraSource(index)
-    guard = FrameGuard(name=source.describe())
-    capture = CardCapture()
-    cards: list[tuple[str, np.ndarray]] = []
-    window = _window()
-    limit = count if count is not None else (len(ids) if ids is not None else None)
-    source.open()
-    try:
-        while limit is None or len(cards) < limit:
-            raw = source.read()
-            if raw is None:
-                break
-            frame = guard.admit(raw)
-            if isinstance(frame, Skip):
-                continue
-            progress = capture.feed(frame.image)
-            if progress.state == "captured" and progress.image is not None:
-                card_id = ids[len(cards)] if ids is not None else f"card-{len(cards) + 1:03d}"
-                cards.append((card_id, progress.image))
-                print(
-                    f"\rcaptured {card_id} ({len(cards)}{'/' + str(limit) if limit else ''})"
-                    + " " * 20,
-                    flush=True,
-                )
-            else:
-                bar = "#" * round(10 * progress.fraction)
-                print(f"\r[{bar:<10}] {progress.message:<40}", end="", flush=True)
-            if window:
-                key = _show(frame.image, progress, len(cards))
-                if key in (ord("q"), 27):
-                    break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        source.close()
-        if window:
-            cv2.destroyAllWindows()
-        print()
-    return cards
-
-
-def _window() -> bool:
-    """Whether OpenCV can open a window here."""
-    import os
-
-    import cv2
-
-    if not (
-        os.environ.get("DISPLAY")
-        or os.environ.get("WAYLAND_DISPLAY")
-        or sys.platform in ("win32", "darwin")
-    ):
-        return False
-    try:
-        cv2.namedWindow("pictable deck register", cv2.WINDOW_AUTOSIZE)
-    except cv2.error:
-        return False
-    return True
-
-
-def _show(image: np.ndarray, progress: Any, n: int) -> int:
-    import cv2
-    import numpy as np
-
-    view = image.copy()
-    if progress.outline is not None:
-        colour = (40, 200, 40) if progress.state == "captured" else (0, 200, 255)
-        cv2.polylines(
-            view, [np.round(progress.outline).astype(np.int32).reshape(-1, 1, 2)], True, colour, 2
-        )
-    h = view.shape[0]
-    cv2.rectangle(
-        view, (10, h - 30), (10 + int(200 * progress.fraction), h - 15), (40, 200, 40), -1
-    )
-    cv2.rectangle(view, (10, h - 30), (210, h - 15), (255, 255, 255), 1)
-    cv2.putText(
-        view,
-        f"{progress.message}  ({n} captured, q to finish)",
-        (220, h - 17),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        0.5,
-        (255, 255, 255),
-        1,
-        cv2.LINE_AA,
-    )
-    cv2.imshow("pictable deck register", view)
-    return int(cv2.waitKey(1)) & 0xFF
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -21,7 +21,6 @@ from vision.identify.deck import (
     register,
     save_deck,
 )
-from vision.identify.register import CardCapture
 from vision.kit import render_face
 from vision.synth import Camera, CardSpec, EffectsSpec, SceneSpec, TableSpec, render_scene
 
@@ -108,25 +107,6 @@ def _held_card_frames(n_moving: int, n_still: int) -> list[np.ndarray]:
                          effects=EffectsSpec(noise_sigma=1.5))  # fmt: skip
         frames.append(render_scene(spec, seed=k)[0])
     return frames
-
-
-def test_camera_capture_waits_for_a_still_card_then_for_the_next() -> None:
-    frames = _held_card_frames(n_moving=3, n_still=5)
-    capture = CardCapture(needed=4)
-    states = [capture.feed(f) for f in frames]
-    kinds = [s.state for s in states]
-    assert kinds[:3] == ["steady"] * 3 and all(s.steady == 1 for s in states[:3])  # moving
-    assert "captured" in kinds
-    first = kinds.index("captured")
-    assert first == 3 + 3  # the 4th still frame
-    assert kinds[first + 1 : 8] == ["waiting"] * (8 - first - 1)
-    assert kinds[-1] == "searching"  # card gone: ready for the next
-    face = states[first].image
-    assert face is not None and face.shape == (440, 315, 3)
-    # The captured face is the card: a deck of it names the card on the table.
-    deck_images = {"captured": face}
-    result = identify_frame(frames[3], deck_images, codes=None)
-    assert [c.card for c in result.cards] == ["captured"]
 
 
 def test_a_small_deck_is_portrait_with_a_border_and_no_mean() -> None:

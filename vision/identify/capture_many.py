@@ -20,8 +20,7 @@ up when the table has been seen clear of cards (a stream) or with every photo.
 
 The frame reading stays stateless (:mod:`vision.identify.laid_cards`: :func:`find_cards`,
 :func:`upright`, :func:`check_face`, :func:`same_card`, their thresholds; re-exported here);
-the state kept here is the registration session's, as in :mod:`vision.identify.register`
-(one card at a time).
+the state kept here is the registration session's.
 
 Conventions: frames (H, W, 3) uint8 BGR; corners (4, 2) float pixels, TL, TR, BR, BL of the
 face as taken (pixel centres at integers); faces (H, W, 3) uint8 BGR.
