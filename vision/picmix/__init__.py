@@ -14,7 +14,9 @@ is then ``unsure`` and names the item, never a confident answer the item could o
 Over time: ``ClaimWatcher`` (``vision.tracker.picmix``: the tracker's, not this reader's)
 turns frames into the docs/formats.md ``reveal`` and ``claim`` events. New art:
 ``register_deck`` (``vision.picmix.decks``) learns a deck's items from photos of its faces
-(and its objective cards from theirs). Figures:
+(and its objective cards from theirs): each item drawn under many looks
+(``vision.picmix.looks``) and embedded by the matching model (``models/picmix_match``), which
+then names that deck's items by comparison. Figures:
 ``pictable.bench.readers.picmix.bench_picmix`` and ``report`` (the ``pictable bench`` hook),
 measured also on a deck drawn with art the model never saw (``vision.picmix.newart``), on
 claims rendered by ``vision.synth.picmix_claims`` (``python -m pictable.bench.readers.picmix``

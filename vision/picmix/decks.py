@@ -1,18 +1,23 @@
 """Picmix decks whose art pictable has never seen: items learnt from photos of the card faces.
 
 ``register_deck(name, photos)`` finds the two items of each photographed player face (the
-same ink blobs and item model as the verifier), embeds them, and keeps *prototypes* per item:
-the mean embedding over the photos at each size of ``SCALES`` (each photo also seen turned by
-quarter turns and slightly blurred). The verifier then names items by the nearest prototype
-(``ItemDeck``), with no retraining. Item names come from the photo's file name,
-``LEFT+RIGHT.jpg`` (for example ``sun+fish.jpg``); otherwise they are numbered ``item-01``,
-``item-02``... and the same item photographed twice (embeddings closer than
-``SAME_ITEM_COS``) is one item. A photo named by 3 or 4 items (``sun+fish+moon.jpg``) is an
-objective card's: the deck then knows that objective card (its items by name).
+same ink blobs and item model as the verifier) and draws each again under many looks
+(``vision.picmix.looks``: the sizes, turns, tilts, lights, blur and JPEG of a camera over the
+table); the *matching model* (``models/picmix_match``) embeds every look, and those embeddings
+are the item's *prototypes*. The photographed objective cards' items (black and smaller, told
+apart by matching them with the faces' items) are drawn under looks of their own and add
+prototypes to their items. The verifier then names a blob by its likeness to each item's
+prototypes (``vision.picmix.model``), with no retraining. Item names come from the photo's
+file name, ``LEFT+RIGHT.jpg`` (for example ``sun+fish.jpg``); otherwise they are numbered
+``item-01``, ``item-02``... and the same item photographed twice (item-model embeddings closer
+than ``SAME_ITEM_COS``) is one item. A photo named by 3 or 4 items (``sun+fish+moon.jpg``) is
+an objective card's: the deck then knows that objective card (its items by name).
 
-Registered decks are JSON files ``<decks dir>/picmix/<NAME>.json`` (``DECK_VERSION`` 2: each
-item's ``prototypes`` by size, ``objectives``; version 1 files, one ``prototype`` an item, still
-load): the decks dir is ``$PICTABLE_DECKS``, else ``$XDG_DATA_HOME/pictable/decks``
+Registered decks are JSON files ``<decks dir>/picmix/<NAME>.json`` (``DECK_VERSION`` 3: each
+item's ``looks``, the matching model's embeddings, with that model's sha256, and, as in
+version 2, the item model's ``prototypes`` by size; ``objectives``. Version 2 files, and
+version 1 files with one ``prototype`` an item, still load and name items by the item model's
+embeddings): the decks dir is ``$PICTABLE_DECKS``, else ``$XDG_DATA_HOME/pictable/decks``
 (``~/.local/share/...``).
 """
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +36,17 @@ import numpy as np
 
 from vision.picmix.crops import blob_crops
 from vision.picmix.ink import Blob, candidates, ink_map
+from vision.picmix.looks import item_looks
 from vision.picmix.markers import read_marker
-from vision.picmix.model import ItemDeck, ItemModel, load_item_model
+from vision.picmix.model import (
+    MATCH_MODEL_NAME,
+    ItemDeck,
+    ItemModel,
+    load_item_model,
+    match_model_sha256,
+)
 
-DECK_VERSION = 2
+DECK_VERSION = 3
 SAME_ITEM_COS = 0.92
 CARD_LONG_PX = 150
 """A photographed face is brought to this long side (px) before its items are read, about the
@@ -60,8 +73,8 @@ def deck_path(name: str) -> Path:
     return decks_dir() / "picmix" / f"{name}.json"
 
 
-def card_face(photo: np.ndarray) -> np.ndarray:
-    """The card face in ``photo`` ((H, W, 3) uint8 BGR) as a landscape image ``CARD_LONG_PX``
+def card_face(photo: np.ndarray, long_px: int = CARD_LONG_PX) -> np.ndarray:
+    """The card face in ``photo`` ((H, W, 3) uint8 BGR) as a landscape image ``long_px``
     wide on a white margin: the largest bright quadrilateral warped flat, or the whole photo
     when none is found."""
     h, w = photo.shape[:2]
@@ -93,7 +106,7 @@ def card_face(photo: np.ndarray) -> np.ndarray:
         face = cv2.warpPerspective(photo, cv2.getPerspectiveTransform(q, dst), (ow, oh))
     if face.shape[0] > face.shape[1]:
         face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
-    s = CARD_LONG_PX / face.shape[1]
+    s = long_px / face.shape[1]
     face = cv2.resize(
         face, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     )
@@ -119,6 +132,10 @@ class FaceItems:
     right: np.ndarray
     left_ratio: float
     right_ratio: float
+    face: np.ndarray | None = None
+    """The flattened face (``card_face``) the items were found on."""
+    spots: tuple[tuple[float, float, float], ...] = ()
+    """(centre x, y, longer side) px of the left and right item on ``face``."""
 
 
 SCALES = (1.0, 0.8, 0.6, 0.4)
@@ -183,7 +200,86 @@ def face_items(photo: np.ndarray, model: ItemModel) -> FaceItems:
         np.stack(rows[1]),
         pair[0][3] / long_px**2,
         pair[1][3] / long_px**2,
+        face,
+        tuple((x, y, side) for x, y, side, _ in pair),
     )
+
+
+LOOKS_FACE = 96
+"""Looks (``vision.picmix.looks``) drawn of each item of a player face's photo."""
+LOOKS_OBJECTIVE = 16
+"""Looks drawn of each item of an objective card's photo (an item is on several cards)."""
+OBJECTIVE_LONG_PX = 300
+"""An objective card's photo is flattened to this long side (px) before its items are looked
+for: its items are smaller than a player face's and lie close to its printed codes."""
+OBJECTIVE_LIKENESS_MIN = 0.5
+"""An item of an objective card's photo is kept (its looks added to the item's prototypes)
+only when its likeness to the player faces' looks of the item its card lists reaches this."""
+
+
+def _seed(*parts: object) -> int:
+    """A stable seed for the looks of one item of one photo."""
+    return zlib.crc32("|".join(str(p) for p in parts).encode("utf-8"))
+
+
+def _looks_rows(
+    model: ItemModel, face: np.ndarray, spot: tuple[float, float, float], n: int, seed: int
+) -> np.ndarray:
+    """(M, 64) matching-model embeddings of ``n`` looks of the item at ``spot`` of ``face``."""
+    return model.match(item_looks(face, spot, n, seed))
+
+
+def _likeness(emb: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(N,) mean of the 5 best cosines of each embedding (N, 64) with ``rows`` (M, 64)."""
+    cos = emb @ rows.T
+    top = min(5, rows.shape[0])
+    return np.asarray(np.sort(cos, axis=1)[:, -top:].mean(axis=1), np.float64)
+
+
+def objective_looks(
+    photo: np.ndarray,
+    listed: tuple[str, ...],
+    model: ItemModel,
+    looks: dict[str, np.ndarray],
+    seed: int,
+) -> dict[str, np.ndarray]:
+    """Matching-model embeddings of looks of the items of the objective card in ``photo``
+    (its items ``listed``), by item: the card's blobs (printed codes and surely "not an item"
+    left out) are given the listed items whose player-face ``looks`` they are most like, all
+    at once (an assignment); an item whose blob is not like it (``OBJECTIVE_LIKENESS_MIN``;
+    merged with a code, say) gives none."""
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    names = [n for n in listed if n in looks]
+    face = card_face(photo, OBJECTIVE_LONG_PX)
+    im = ink_map(face)
+    blobs = candidates(im)
+    if not blobs or not names:
+        return {}
+    crops = blob_crops(im, blobs)
+    _, logits, bg, _ = model.run(crops)
+    p_bg = 1 / (1 + np.exp(-(bg - logits.max(axis=1))))
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    keep = [
+        i
+        for i, (b, pb) in enumerate(zip(blobs, p_bg, strict=True))
+        if pb < 0.99
+        and max(b.box_xywh[2:]) <= 3 * min(b.box_xywh[2:])
+        and read_marker(grey, im, b) is None
+    ]
+    if not keep:
+        return {}
+    emb = model.match(crops[keep])
+    like = np.stack([_likeness(emb, looks[n]) for n in names], axis=1)
+    rows, cols = linear_sum_assignment(-like)
+    out: dict[str, np.ndarray] = {}
+    for r, c in zip(rows, cols, strict=True):
+        if like[r, c] < OBJECTIVE_LIKENESS_MIN:
+            continue
+        b = blobs[keep[r]]
+        spot = (b.centre_px[0], b.centre_px[1], float(max(b.box_xywh[2:])))
+        out[names[c]] = _looks_rows(model, face, spot, LOOKS_OBJECTIVE, _seed(seed, names[c]))
+    return out
 
 
 _Spot = tuple[float, float, float, int]  # centre x, y (face px), longer side (px), area (px)
@@ -303,9 +399,11 @@ def register_deck(
     path = path or deck_path(name)
     model = model or load_item_model()
     named: dict[str, list[np.ndarray]] = {}
-    unnamed: list[tuple[np.ndarray, float]] = []
+    unnamed: list[tuple[np.ndarray, float, np.ndarray]] = []
     area: dict[str, list[float]] = {}
+    looks: dict[str, list[np.ndarray]] = {}
     objectives: dict[str, tuple[str, ...]] = {}
+    objective_photos: list[tuple[str, tuple[str, ...], np.ndarray]] = []
     for fname, photo in photos:
         listed = objective_from_stem(Path(fname).stem)
         if listed is not None:
@@ -314,29 +412,38 @@ def register_deck(
             except ValueError as exc:
                 raise ValueError(f"{fname}: {exc}") from None
             objectives[Path(fname).stem] = listed
+            objective_photos.append((fname, listed, photo))
             continue
         try:
             fi = face_items(photo, model)
         except ValueError as exc:
             raise ValueError(f"{fname}: {exc}") from None
+        face = fi.face if fi.face is not None else card_face(photo)  # face_items sets it
+        seen = [
+            _looks_rows(model, face, spot, LOOKS_FACE, _seed(Path(fname).name, side))
+            for side, spot in enumerate(fi.spots)
+        ]
         pair = names_from_stem(Path(fname).stem)
         if pair is None:
-            unnamed.extend([(fi.left, fi.left_ratio), (fi.right, fi.right_ratio)])
+            unnamed.extend([(fi.left, fi.left_ratio, seen[0]), (fi.right, fi.right_ratio, seen[1])])
         else:
-            named.setdefault(pair[0], []).append(fi.left)
-            named.setdefault(pair[1], []).append(fi.right)
-            area.setdefault(pair[0], []).append(fi.left_ratio)
-            area.setdefault(pair[1], []).append(fi.right_ratio)
+            for item, e, ratio, rows in zip(
+                pair, (fi.left, fi.right), (fi.left_ratio, fi.right_ratio), seen, strict=True
+            ):
+                named.setdefault(item, []).append(e)
+                area.setdefault(item, []).append(ratio)
+                looks.setdefault(item, []).append(rows)
     protos = {k: _units(np.mean(v, axis=0)) for k, v in named.items()}
     counts = {k: len(v) for k, v in named.items()}
     n = 0
-    for e, ratio in unnamed:
+    for e, ratio, rows in unnamed:
         best = max(protos, key=lambda k: float(protos[k][0] @ e[0]), default=None)
         if best is not None and float(protos[best][0] @ e[0]) >= SAME_ITEM_COS:
             c = counts[best]
             protos[best] = _units(protos[best] * c + e)
             counts[best] = c + 1
             area.setdefault(best, []).append(ratio)
+            looks.setdefault(best, []).append(rows)
             continue
         n += 1
         while f"item-{n:02d}" in protos:
@@ -344,6 +451,7 @@ def register_deck(
         protos[f"item-{n:02d}"] = e
         counts[f"item-{n:02d}"] = 1
         area[f"item-{n:02d}"] = [ratio]
+        looks[f"item-{n:02d}"] = [rows]
     items = sorted(protos)
     for card, listed in objectives.items():
         unknown = sorted(set(listed) - set(items))
@@ -352,10 +460,21 @@ def register_deck(
                 f"objective {card!r}: no player face shows {', '.join(unknown)} (photograph "
                 "the player faces too, named LEFT+RIGHT)"
             )
+    face_looks = {k: np.concatenate(v) for k, v in looks.items()}
+    obj_looks: dict[str, list[np.ndarray]] = {}
+    for fname, listed, photo in objective_photos:
+        seed = _seed(Path(fname).name)
+        for item, rows in objective_looks(photo, listed, model, face_looks, seed).items():
+            obj_looks.setdefault(item, []).append(rows)
+
+    def rounded(rows: list[np.ndarray]) -> list[list[float]]:
+        return [[round(float(x), 4) for x in row] for r in rows for row in r]
+
     doc = {
         "deck_version": DECK_VERSION,
         "game": "picmix",
         "name": name,
+        "matcher": {"model": MATCH_MODEL_NAME, "sha256": match_model_sha256()},
         "items": [
             {
                 "name": k,
@@ -363,6 +482,10 @@ def register_deck(
                 "area_ratio": round(float(np.median(area.get(k, [0.0]))), 6),
                 "prototype": [round(float(x), 6) for x in protos[k][0]],
                 "prototypes": [[round(float(x), 6) for x in row] for row in protos[k]],
+                "looks": {
+                    "face": rounded(looks.get(k, [])),
+                    "objective": rounded(obj_looks.get(k, [])),
+                },
             }
             for k in items
         ],
@@ -379,13 +502,29 @@ def _deck_from_doc(doc: dict[str, object]) -> ItemDeck:
     if not isinstance(items, list) or not items:
         raise ValueError("deck file has no items")
     names = tuple(str(i["name"]) for i in items)
+    matcher = _matcher_of(doc)
     rows: list[list[float]] = []
     owner: list[int] = []
+    look_rows: list[list[float]] = []
+    look_owner: list[int] = []
     for k, i in enumerate(items):
         # version 1 files hold one "prototype" per item; later ones one per size too
         more = i.get("prototypes") or [i["prototype"]]
         rows += more
         owner += [k] * len(more)
+        if matcher is not None:  # version 3: the looks' matching-model embeddings
+            seen = i.get("looks") or {}
+            more = list(seen.get("face") or []) + list(seen.get("objective") or [])
+            if not more:
+                raise ValueError(f"deck item {i['name']!r} has no looks")
+            look_rows += more
+            look_owner += [k] * len(more)
+    looks = None
+    if matcher is not None:
+        looks = np.array(look_rows, np.float32)
+        if looks.ndim != 2 or looks.shape[1] != 64:
+            raise ValueError(f"deck looks must be (L, 64), got {looks.shape}")
+        looks /= np.maximum(np.linalg.norm(looks, axis=1, keepdims=True), 1e-9)
     protos = np.array(rows, np.float32)
     if protos.ndim != 2 or protos.shape[1] != 64:
         raise ValueError(f"deck prototypes must be (P, 64), got {protos.shape}")
@@ -397,8 +536,34 @@ def _deck_from_doc(doc: dict[str, object]) -> ItemDeck:
         raise ValueError("deck file's objectives must be an object")
     objectives = {str(k): tuple(str(i) for i in v) for k, v in raw.items()}
     return ItemDeck(
-        str(doc.get("name")), names, protos, (), objectives, ratios, prototype_items=tuple(owner)
+        str(doc.get("name")),
+        names,
+        protos,
+        (),
+        objectives,
+        ratios,
+        prototype_items=tuple(owner),
+        matcher=matcher,
+        looks=looks,
+        look_items=tuple(look_owner),
     )
+
+
+def _matcher_of(doc: dict[str, object]) -> str | None:
+    """The matching model a deck file's looks were embedded with (None: a version 1 or 2
+    file, named by the item model). ``ValueError`` when it is not the model pictable has
+    now: its embeddings would not compare."""
+    m = doc.get("matcher")
+    if m is None:
+        return None
+    if not isinstance(m, dict) or m.get("model") != MATCH_MODEL_NAME:
+        raise ValueError(f"deck file's matcher must be {{'model': {MATCH_MODEL_NAME!r}, ...}}")
+    if m.get("sha256") != match_model_sha256():
+        raise ValueError(
+            f"deck {doc.get('name')!r} was registered with another {MATCH_MODEL_NAME} model "
+            "than this pictable's: register it again from its photos"
+        )
+    return MATCH_MODEL_NAME
 
 
 def load_registered(name: str) -> ItemDeck:

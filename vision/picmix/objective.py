@@ -24,7 +24,7 @@ import numpy as np
 from vision.picmix.frame_items import CardMarker, FrameItems
 from vision.picmix.ink import Blob, InkMap
 from vision.picmix.model import ItemDeck
-from vision.picmix.reading import NAME_MIN, UNSURE_BAND, ItemSighting, PicmixFailure
+from vision.picmix.reading import ITEM_MIN, NAME_MIN, UNSURE_BAND, ItemSighting, PicmixFailure
 
 OBJECTIVE_MAX_ITEMS = 4
 """An objective card shows 3 or 4 items (the rules)."""
@@ -66,8 +66,13 @@ def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objecti
         if not searched or (len(codes) == 1 and _agrees(seen, on, deck.objectives[card])):
             return Objective(card, tuple(sorted(deck.objectives[card])), "code", quad, on)
     # objective items are smaller than player items: judge them by the look alone
-    live = [i for i, s in enumerate(seen) if s[0].look_share >= UNSURE_BAND[1]]
-    group = _objective_by_items(frame, [seen[i] for i in live], fi.blobs.im)
+    index = {id(blob): n for n, blob in enumerate(fi.blobs.blobs)}
+    p_bg = [float(fi.blobs.scores.probs[index[id(blob)], -1]) for _, blob in seen]
+    live = [i for i, s in enumerate(seen) if _live(s[0], p_bg[i], deck)]
+    # a matching deck that knows its cards may read one from 2 of its items (the others
+    # under a hand, or merged with a printed code): the cards that have both are judged
+    lenient = deck.matcher is not None and bool(deck.objectives)
+    group = _objective_by_items(frame, [seen[i] for i in live], fi.blobs.im, lenient)
     if group is None:
         return PicmixFailure(
             "no objective card in view (no objective code read, and no group of 3 or 4 items "
@@ -76,15 +81,15 @@ def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objecti
         )
     on = frozenset(live[g] for g in group)
     if deck.objectives:
-        index = {id(blob): n for n, blob in enumerate(fi.blobs.blobs)}
-        probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in sorted(on)])
+        core = sorted(_same_size(on, seen) if lenient else on)
+        probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in core])
         known = _known_objective(probs, deck)
         if known is None:
             # not one card surely: the cards the items may be (a claim is then judged
             # against each of them, ``decide_among``)
-            doubt = _doubt(probs, deck, [seen[i][0].item for i in sorted(on)])
+            doubt = _doubt(probs, deck, [seen[i][0].item for i in core])
             cands = _plausible(doubt, deck.objectives)
-            names = sorted({seen[i][0].item for i in on})
+            names = sorted({seen[i][0].item for i in core})
             if not cands:
                 return PicmixFailure(
                     f"objective card read from its items, but not surely (like {', '.join(names)})",
@@ -97,11 +102,40 @@ def find_objective(frame: np.ndarray, fi: FrameItems, deck: ItemDeck) -> Objecti
     if len(names) != len(on) or any(seen[i][0].confidence < NAME_MIN for i in on):
         # the objective has len(on) distinct items, whose names are in doubt: a claim can
         # still be surely wrong (``decide_in_doubt``)
-        index = {id(blob): n for n, blob in enumerate(fi.blobs.blobs)}
         probs = np.stack([fi.blobs.scores.probs[index[id(seen[i][1])]] for i in sorted(on)])
         doubt = _doubt(probs, deck, [seen[i][0].item for i in sorted(on)])
         return Objective(None, tuple(sorted(seen[i][0].item for i in on)), "items", None, on, doubt)
     return Objective(None, tuple(names), "items", None, on)
+
+
+SIZE_SPREAD = 1.5
+"""An objective card prints its items at one size: in a group read as an objective, a blob
+more than this many times the group's median size (a printed code merged with an item) is
+on the card but not one of its items (``_same_size``)."""
+
+
+def _same_size(on: frozenset[int], seen: list[tuple[ItemSighting, Blob]]) -> frozenset[int]:
+    """The members of an objective group whose size is within ``SIZE_SPREAD`` of the
+    group's median (all of them when fewer would be left than 2)."""
+    size = {i: max(seen[i][1].box_xywh[2:]) for i in on}
+    med = float(np.median(list(size.values())))
+    core = frozenset(i for i in on if size[i] <= SIZE_SPREAD * med)
+    return core if len(core) >= 2 else on
+
+
+def _live(s: ItemSighting, p_bg: float, deck: ItemDeck) -> bool:
+    """Whether a sighting may be an objective item: its look shows most of an item. With a
+    deck named by the matching model (``ItemDeck.matcher``), also when it is surely named
+    (the item model's visible share is that of art it never saw, low for a few small black
+    items), but never when it is rather "not an item" (``p_bg``; an item merged with a
+    printed code)."""
+    if deck.matcher is None:
+        return s.look_share >= UNSURE_BAND[1]
+    if p_bg >= ITEM_MIN:
+        return False
+    return s.look_share >= UNSURE_BAND[1] or (
+        s.confidence >= NAME_MIN and s.look_share >= UNSURE_BAND[0]
+    )
 
 
 def _objective_quad(
@@ -161,15 +195,27 @@ def _chroma(frame: np.ndarray, blob: Blob, im: InkMap) -> float:
     return float(((hi - lo) / np.maximum(hi, 1)).mean())
 
 
+BLACK_CHROMA_MAX = 0.25
+"""Ink this little coloured (mean HSV saturation) is black: objective cards print black items,
+player sets coloured ones. A matching deck that knows its cards reads an objective from a
+group of black items that the strict rule would not take (``_objective_by_items``)."""
+
+
 def _objective_by_items(
-    frame: np.ndarray, items: list[tuple[ItemSighting, Blob]], im: InkMap
+    frame: np.ndarray, items: list[tuple[ItemSighting, Blob]], im: InkMap, lenient: bool = False
 ) -> list[int] | None:
     """Indices (into ``items``) of the objective's items read without a code: groups of items
     lying together (centres closer than 1.7 item sizes), of 3 or 4 items, with at least two
     items elsewhere (the player's); the group whose ink is least coloured, then smallest, is
-    the objective. None when there is no such group."""
+    the objective. None when there is no such group.
+
+    ``lenient`` (a matching deck that knows its objective cards: the cards that the items
+    seen may be are then judged): also groups of 2 to 4 black items (``BLACK_CHROMA_MAX``;
+    the card's other items under a hand or merged with a printed code) with at least one item
+    elsewhere (the player's others under an arm); of groups as little coloured, one of 3 or 4
+    items comes first."""
     n = len(items)
-    if n < 3:
+    if n < (3 if lenient else 5):
         return None
     size = np.array([max(b.box_xywh[2], b.box_xywh[3]) for _, b in items], np.float64)
     ctr = np.array([b.centre_px for _, b in items], np.float64)
@@ -190,13 +236,24 @@ def _objective_by_items(
         groups.setdefault(find(i), []).append(i)
     # the objective lies apart from the player's cards, which show at least two items
     cands = [g for g in groups.values() if 3 <= len(g) <= 4 and n - len(g) >= 2]
+    chroma = np.array([_chroma(frame, b, im) for _, b in items])
+    if lenient:
+        cands += [
+            g
+            for g in groups.values()
+            if 2 <= len(g) <= 4
+            and n - len(g) >= 1
+            and float(chroma[g].mean()) <= BLACK_CHROMA_MAX
+            and g not in cands
+        ]
     if not cands:
         return None
-    chroma = np.array([_chroma(frame, b, im) for _, b in items])
     med_size = float(np.median(size))
 
-    def key(g: list[int]) -> tuple[float, float]:
-        return (round(float(chroma[g].mean()), 1), float(size[g].mean()) / med_size)
+    def key(g: list[int]) -> tuple[float, int, float]:
+        # least coloured first; of groups as little coloured, one of 3 or 4 before a pair
+        pair = int(len(g) < 3)
+        return (round(float(chroma[g].mean()), 1), pair, float(size[g].mean()) / med_size)
 
     return min(cands, key=key)
 
@@ -252,18 +309,24 @@ OBJECTIVE_MARGIN = 20.0
 def _known_objective(probs: np.ndarray, deck: ItemDeck) -> tuple[str, tuple[str, ...]] | None:
     """The deck's objective card that the blobs ((n, K + 1) item probabilities) show best:
     every known objective of n items is matched to the blobs (best assignment); the best must
-    be likely (``OBJECTIVE_MEAN_P``) and clearly ahead (``OBJECTIVE_MARGIN``). None else."""
+    be likely (``OBJECTIVE_MEAN_P``) and clearly ahead (``OBJECTIVE_MARGIN``). None else.
+
+    With a matching deck (``ItemDeck.matcher``) the cards of more items than blobs are
+    matched too, the blobs to as many of their items (an item merged with a printed code or
+    under a hand is not seen): the card is then known by the items seen, when no other card
+    has them as likely."""
     n = probs.shape[0]
     logp = np.log(np.maximum(probs[:, : len(deck.items)], 1e-9))
     col = {name: k for k, name in enumerate(deck.items)}
+    most = OBJECTIVE_MAX_ITEMS if deck.matcher is not None else n
     scored: list[tuple[float, str]] = []
     for card, items in deck.objectives.items():
-        if len(items) != n or any(i not in col for i in items):
+        if not n <= len(items) <= most or any(i not in col for i in items):
             continue
         cols = [col[i] for i in items]
         best = max(
             sum(logp[r, c] for r, c in zip(range(n), perm, strict=True))
-            for perm in itertools.permutations(cols)
+            for perm in itertools.permutations(cols, n)
         )
         scored.append((best, card))
     if not scored:

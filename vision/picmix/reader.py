@@ -46,7 +46,7 @@ import numpy as np
 from vision.picmix.frame_items import FrameItems, read_items
 from vision.picmix.ink import Blob, hand_in_view, occluders
 from vision.picmix.model import ItemDeck, ItemModel, kit_deck, load_item_model
-from vision.picmix.objective import find_objective
+from vision.picmix.objective import OBJECTIVE_MAX_ITEMS, Objective, find_objective
 from vision.picmix.reading import ItemSighting, PicmixFailure, PicmixReading
 from vision.picmix.verdict import (
     UNNAMED,
@@ -154,6 +154,15 @@ def _verify_at(  # one scale of verify_frame
         verdict = "unsure"
         what = ", ".join(missing) or "an objective item"
         reasons = [f"a hand or object lies over the player's cards: {what} may be under it"]
+    if verdict == "wrong" and _may_have_more(obj, deck, missing, extra):
+        # an objective card read from its items by a deck that knows none of its cards may
+        # have one more item than were seen (merged with its printed code, under a finger):
+        # the items it shows and one more is no sure reason to reject the claim
+        verdict = "unsure"
+        reasons = [
+            f"the objective card may have {len(obj.items) + len(extra)} items, not the "
+            f"{len(obj.items)} seen: {', '.join(extra)} may be on it too"
+        ]
     quad = obj.quad_px
     return PicmixReading(
         objective_card=obj.card,
@@ -167,6 +176,22 @@ def _verify_at(  # one scale of verify_frame
         extra=tuple(extra),
         sightings=tuple(sightings),
         reasons=tuple(reasons),
+    )
+
+
+def _may_have_more(obj: Objective, deck: ItemDeck, missing: list[str], extra: list[str]) -> bool:
+    """Whether a claim judged ``wrong`` against ``obj`` may be right after all because the
+    objective card has items that were not seen: it was read from its items (no code), by a
+    deck that knows none of its objective cards, every item seen on it shows on the player's
+    cards, and the player's extra items would fit on the card (at most
+    ``OBJECTIVE_MAX_ITEMS``). A deck registered from face photos alone cannot tell a card of
+    3 items from 3 items of a card of 4 whose fourth merged with its printed code."""
+    return (
+        obj.card is None
+        and obj.method == "items"
+        and not deck.objectives
+        and not missing
+        and 0 < len(extra) <= OBJECTIVE_MAX_ITEMS - len(obj.items)
     )
 
 

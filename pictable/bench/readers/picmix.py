@@ -300,11 +300,17 @@ def new_art_deck(
     return deck, [name for name, _ in photos]
 
 
-def bench_unseen(n: int, seed: int = 0, *, objectives: bool = False) -> dict[str, Any]:
+def bench_unseen(
+    n: int,
+    seed: int = 0,
+    *,
+    objectives: bool = False,
+    failures: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The unseen-art figures: the new-art deck registered from 8 photos (one colour set;
     with ``objectives``, and one of each objective card), then ``n`` new-art claims of the
     normal tier (all six colour sets) verified with it (no codes: a registered deck never
-    reads them), and its items' naming (``naming``)."""
+    reads them), and its items' naming (``naming``). ``failures``: as ``bench_picmix``'s."""
     import functools
 
     from vision.picmix.model import load_item_model
@@ -315,7 +321,7 @@ def bench_unseen(n: int, seed: int = 0, *, objectives: bool = False) -> dict[str
     deck, photos = new_art_deck(seed, objectives=objectives)
     reg_s = time.thread_time() - t0
     fn = functools.partial(verify_frame, deck=deck, model=model)
-    out = bench_picmix("normal", n, seed, verify=fn, new_art=True)
+    out = bench_picmix("normal", n, seed, verify=fn, new_art=True, failures=failures)
     out["naming"] = naming(n, seed, deck, model)
     out["register_s"] = reg_s
     out["photos"] = len(photos)
@@ -552,11 +558,12 @@ def _markdown(
         )
     lines += [
         "",
-        "Items are named right most of the time but less surely than the kit's own "
-        "(prototypes from 8 photos, one per item and size, against a model trained on other "
-        "art). With the faces alone the objective, read from 3 or 4 small black items, is "
-        "rarely named surely, and a claim can then only be found surely wrong (more items "
-        "show than a card has, or too few): most claims are `unsure` (causes: "
+        "Each registered item is drawn under many looks and embedded by the matching model "
+        "(`models/picmix_match`, trained to compare pictures it never saw); a blob is named "
+        "by its likeness to each item's looks (`vision/picmix/README.md`). With the faces "
+        "alone the objective, read from 3 or 4 small black items, cannot be told from the "
+        "cards it may be, and a claim can then only be found surely wrong (more items show "
+        "than a card has, or too few): many claims are `unsure` (causes: "
         + "; ".join(f"{k}: {v}" for k, v in unseen["causes"].items())
         + "). With a photo of each objective card too (named by its items, `A+B+C.jpg`), "
         "the objective is the registered card its items match best, or, when several "
@@ -602,9 +609,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         print(json.dumps(report(args.report), indent=2))
         return 0
+    fails: list[dict[str, Any]] = []
     if args.new_art:
-        out = bench_unseen(args.n, args.seed, objectives=args.objectives)
+        out = bench_unseen(args.n, args.seed, objectives=args.objectives, failures=fails)
         print(json.dumps(out, indent=2))
+        if args.failures is not None:
+            args.failures.write_text(json.dumps(fails, indent=1) + "\n", encoding="utf-8")
         return 0
     if args.render_only:
         render_claims(args.tier, args.n, args.seed, args.start)
@@ -612,7 +622,6 @@ def main(argv: list[str] | None = None) -> int:
     from vision.picmix.reader import verify_frame
 
     fn = functools.partial(verify_frame, use_codes=not args.no_codes)
-    fails: list[dict[str, Any]] = []
     out = bench_picmix(args.tier, args.n, args.seed, verify=fn, failures=fails, drawer=args.drawer)
     out["codes"] = not args.no_codes
     print(json.dumps(out, indent=2))
