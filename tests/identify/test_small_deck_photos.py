@@ -1,7 +1,7 @@
 """A deck of a few pictures on a photo that shows no table is searched by local features
-alone (ORB over the whole frame, each picture's matches fitted by a homography): the
-outline steps, made for cards on a table, run only where the frame shows one (a card read
-by its codes, the play area's markers, a calibration)."""
+(ORB over the whole frame, each picture's matches fitted by a homography): the outline
+steps, made for cards on a table, run where the frame shows one (a card read by its codes,
+the play area's markers, a calibration), or where the keypoints found none of the deck."""
 
 from __future__ import annotations
 
@@ -45,6 +45,15 @@ def test_a_photo_with_no_table_is_searched_by_keypoints_alone(
     assert [c.card for c in found.cards] == ["graf1"]
     assert found.cards[0].evidence == ("keypoints",)
     assert outline_steps == []
+
+
+def test_a_photo_where_keypoints_find_nothing_is_searched_by_outlines_too(
+    shared_data: Path, tmp_path: Path, outline_steps: list[int]
+) -> None:
+    _, deck = _graffiti(shared_data, tmp_path)
+    box = cv2.imread(str(shared_data / "opencv-features" / "box_in_scene.png"))
+    assert identify_frame(box, deck).cards == ()
+    assert outline_steps == [1]
 
 
 def test_a_table_is_searched_by_its_outlines_too(outline_steps: list[int]) -> None:

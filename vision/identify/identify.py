@@ -42,11 +42,11 @@ Stateless: a frame in, a :class:`~vision.identify.reading.FrameCards` out. The s
    left, each verified in a card-sized window.
 3. **Local features** (:mod:`vision.identify.local`), for decks of a few cards (photos of
    objects, cards held close): ORB keypoints of the whole frame matched to each reference
-   and verified by a RANSAC homography; this finds a card whatever its outline. On a frame
-   that shows no table (no card read by its codes, none of the play area's or the board's
-   markers, no calibration) such a deck is searched this way alone: step 2's outlines are
-   for cards lying on a table, and on a photo with a texture of many lines (graffiti) they
-   cost a second where this costs as much as ORB and RANSAC alone.
+   and verified by a RANSAC homography; this finds a card whatever its outline. Where it
+   finds some on a frame that shows no table (no card read by its codes, none of the play
+   area's or the board's markers, no calibration), step 2 is left out: its outlines are for
+   cards lying on a table, and on a photo with a texture of many lines (graffiti) they cost
+   a second where this costs about as much as ORB and RANSAC alone.
 4. **Zones**: with a calibration, the table plane from the play-area markers gives each
    card's seat zone (:mod:`vision.identify.zones`).
 
@@ -217,8 +217,11 @@ def identify_frame(
         taken = [r.corners for r in placed]
         height = _height_hint(placed, zones, grey.shape)
         small_deck = len(deck) <= GLOBAL_SEARCH_MAX_CARDS
+        by_keypoints = _by_keypoints(grey, deck, precise) if small_deck else []
         unknown_quads: list[quads.Outline] = []
-        table = not small_deck or _shows_a_table(grey, placed, zones)
+        # A small deck's pictures found on a photo that shows no table need no outlines;
+        # none found, the outlines may still find cards too small or plain for keypoints.
+        table = not by_keypoints or _shows_a_table(grey, placed, zones)
         if table:
             found_cards, unknown_quads = _by_pictures(
                 bgr, grey, grads(), deck, taken, height, thresholds
@@ -226,8 +229,7 @@ def identify_frame(
             # A card retrieved by its keypoints can land on a card its codes already named:
             # one reading per card and per place.
             readings = _merge(readings, found_cards)
-        if small_deck:
-            readings = _merge(readings, _by_keypoints(grey, deck, precise))
+        readings = _merge(readings, by_keypoints)
         if table:  # a picture on no table has no card edges to snap to
             readings = _snap_fits(readings, grads())
         card_height = _card_height(readings)  # once, not per unknown outline
