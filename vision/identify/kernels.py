@@ -41,6 +41,8 @@ def _numba_without_blas() -> None:
     sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
     try:
         import numba.np.arraymath  # noqa: F401  (where the check is made, once)
+    except Exception:  # another numba that fails here makes its own check later
+        sys.modules.pop("numba.np.arraymath", None)
     finally:
         if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
             del sys.modules["scipy.linalg"]
