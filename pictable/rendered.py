@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,3 +162,19 @@ def truth_state(events: list[dict[str, Any]]) -> Any:
     for e in events[1:]:
         state = engine.apply_raw(state, e)
     return state
+
+
+def video_frames(path: Path) -> Iterator[Any]:
+    """The frames of a rendered session's video (or any video file), (H, W, 3) uint8 BGR,
+    one at a time."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                return
+            yield frame
+    finally:
+        cap.release()

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.kit.raster import draw_silhouette
+
 _Pts = np.ndarray  # (N, 2) float64 in the unit square
 
 
@@ -137,31 +139,4 @@ def art_mask(art: Art, side: int) -> np.ndarray:
     return mask
 
 
-def draw_mask(
-    img: np.ndarray,
-    mask: np.ndarray,
-    box_xys_px: tuple[float, float, float],
-    fill_bgr: tuple[int, int, int],
-    outline_bgr: tuple[int, int, int],
-) -> None:
-    """Draw ``mask`` (a square 0/255 uint8 silhouette) into ``img`` ((H, W, 3) uint8 BGR, in
-    place) in the square ``box_xys_px`` (x, y, side), filled and outlined."""
-    side = mask.shape[0]
-    edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((max(3, side // 25),) * 2, np.uint8))
-    art = np.zeros((side, side, 3), np.float32)
-    art[:] = fill_bgr
-    art[edge > 0] = outline_bgr
-    alpha = np.maximum(mask.astype(np.float32) / 255.0, (edge > 0).astype(np.float32))
-    x, y, s = box_xys_px
-    out = max(1, round(s))
-    art = cv2.resize(art, (out, out), interpolation=cv2.INTER_AREA)
-    alpha = cv2.resize(alpha, (out, out), interpolation=cv2.INTER_AREA)[..., None]
-    x0, y0 = round(x), round(y)
-    h, w = img.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + out), min(h, y0 + out)
-    if xa >= xb or ya >= yb:
-        return
-    sub = img[ya:yb, xa:xb].astype(np.float32)
-    a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
-    ar = art[ya - y0 : yb - y0, xa - x0 : xb - x0]
-    img[ya:yb, xa:xb] = np.clip(sub * (1 - a) + ar * a, 0, 255).astype(np.uint8)
+draw_mask = draw_silhouette  # drawn as the kit draws its silhouettes

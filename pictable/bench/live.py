@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,21 +133,6 @@ def bench_session(
     )
 
 
-def video_frames(path: Path) -> Iterator[np.ndarray]:
-    """The frames of a video file, (H, W, 3) uint8 BGR, one at a time."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(path))
-    try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                return
-            yield frame
-    finally:
-        cap.release()
-
-
 def _key(event: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in event.items() if k not in ("t", "meta")}, sort_keys=True)
 
@@ -225,7 +210,7 @@ def run_session(game: str, seed: int, size: str = "720p") -> dict[str, Any]:
     from pictable.followers import make_follower
     from pictable.live import LivePipeline
     from pictable.liveview import draw_view
-    from pictable.rendered import truth_state
+    from pictable.rendered import truth_state, video_frames
     from pictable.store import EventStore
 
     session = bench_session(game, seed, SIZES[size])

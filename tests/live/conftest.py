@@ -3,14 +3,14 @@ temporary cache (the same code path as ``pictable demo``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
-from pictable.rendered import RenderedSession, rendered_session
+from pictable.rendered import RenderedSession, rendered_session, video_frames
+
+__all__ = ["video_frames"]  # the tests read rendered videos with it
 
 
 @pytest.fixture(scope="session")
@@ -26,19 +26,6 @@ def picmix_session(render_cache: Path) -> RenderedSession:
 @pytest.fixture(scope="session")
 def picasso_session(render_cache: Path) -> RenderedSession:
     return rendered_session("picasso", 1, cache=render_cache)
-
-
-def video_frames(path: Path) -> Iterator[np.ndarray]:
-    """The frames of a video file, (H, W, 3) uint8 BGR."""
-    cap = cv2.VideoCapture(str(path))
-    try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                return
-            yield frame
-    finally:
-        cap.release()
 
 
 @pytest.fixture(scope="session")

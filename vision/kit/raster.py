@@ -239,3 +239,33 @@ def draw_text(
     a = m[t0 - top : t1 - top, l0 - left : l1 - left, None]
     win = img[t0:t1, l0:l1].astype(np.float32)
     img[t0:t1, l0:l1] = (win * (1 - a) + np.asarray(colour, np.float32) * a + 0.5).astype(np.uint8)
+
+
+def draw_silhouette(
+    img: np.ndarray,
+    mask: np.ndarray,
+    box_xys_px: tuple[float, float, float],
+    fill_bgr: tuple[int, int, int],
+    outline_bgr: tuple[int, int, int],
+) -> None:
+    """Draw ``mask`` (a square 0/255 uint8 silhouette) into ``img`` ((H, W, 3) uint8 BGR, in
+    place) in the square ``box_xys_px`` (x, y, side), filled and outlined."""
+    side = mask.shape[0]
+    edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((max(3, side // 25),) * 2, np.uint8))
+    art = np.zeros((side, side, 3), np.float32)
+    art[:] = fill_bgr
+    art[edge > 0] = outline_bgr
+    alpha = np.maximum(mask.astype(np.float32) / 255.0, (edge > 0).astype(np.float32))
+    x, y, s = box_xys_px
+    out = max(1, round(s))
+    art = cv2.resize(art, (out, out), interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(alpha, (out, out), interpolation=cv2.INTER_AREA)[..., None]
+    x0, y0 = round(x), round(y)
+    h, w = img.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + out), min(h, y0 + out)
+    if xa >= xb or ya >= yb:
+        return
+    sub = img[ya:yb, xa:xb].astype(np.float32)
+    a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    ar = art[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    img[ya:yb, xa:xb] = np.clip(sub * (1 - a) + ar * a, 0, 255).astype(np.uint8)

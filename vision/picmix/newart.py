@@ -19,6 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.kit.raster import draw_silhouette
+
 NEW_ITEMS: tuple[str, ...] = (
     "ring", "cross", "triangle", "hexagon", "arrow", "diamond", "hourglass", "chevron",
     "pacman", "ell", "tee", "zigzag", "frame", "halfdisc", "gear", "trefoil",
@@ -121,7 +123,7 @@ def draw_item(
 ) -> None:
     """Draw new item ``name`` into ``img`` ((H, W, 3) uint8 BGR, in place) in the square
     ``box_xys_px`` (x, y, side), filled with ``fill_bgr`` and outlined with ``outline_bgr``."""
-    x, y, s = box_xys_px
+    s = box_xys_px[2]
     k = 4  # drawn at 4x and shrunk: smooth edges
     side = max(4, round(s * k))
     mask = np.zeros((side, side), np.uint8)
@@ -136,24 +138,7 @@ def draw_item(
         cv2.polylines(mask, [px(pts)], False, 255, max(1, round(width * side)), cv2.LINE_8)
     for poly in holes:
         cv2.fillPoly(mask, [px(poly)], 0)
-    edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((max(3, side // 25),) * 2, np.uint8))
-    art = np.zeros((side, side, 3), np.float32)
-    art[:] = fill_bgr
-    art[edge > 0] = outline_bgr
-    alpha = mask.astype(np.float32) / 255.0
-    alpha = np.maximum(alpha, (edge > 0).astype(np.float32))
-    out = max(1, round(s))
-    art = cv2.resize(art, (out, out), interpolation=cv2.INTER_AREA)
-    alpha = cv2.resize(alpha, (out, out), interpolation=cv2.INTER_AREA)[..., None]
-    x0, y0 = round(x), round(y)
-    h, w = img.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + out), min(h, y0 + out)
-    if xa >= xb or ya >= yb:
-        return
-    sub = img[ya:yb, xa:xb].astype(np.float32)
-    a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
-    ar = art[ya - y0 : yb - y0, xa - x0 : xb - x0]
-    img[ya:yb, xa:xb] = np.clip(sub * (1 - a) + ar * a, 0, 255).astype(np.uint8)
+    draw_silhouette(img, mask, box_xys_px, fill_bgr, outline_bgr)
 
 
 def renamed() -> dict[str, str]:
