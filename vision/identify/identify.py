@@ -58,7 +58,7 @@ given a guessed id.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import cv2
 import numpy as np
@@ -221,10 +221,11 @@ def identify_frame(
         unknown_quads: list[quads.Outline] = []
         # A small deck's pictures found on a photo that shows no table need no outlines;
         # none found, the outlines may still find cards too small or plain for keypoints.
-        table = not by_keypoints or _shows_a_table(grey, placed, zones)
+        found_markers = functools.cache(lambda: table_markers(grey))  # at most once
+        table = not by_keypoints or _shows_a_table(placed, zones, found_markers)
         if table:
             found_cards, unknown_quads = _by_pictures(
-                bgr, grey, grads(), deck, taken, height, thresholds
+                bgr, grey, grads(), deck, taken, height, thresholds, found_markers()
             )
             # A card retrieved by its keypoints can land on a card its codes already named:
             # one reading per card and per place.
@@ -261,11 +262,15 @@ def identify_frame(
 
 
 def _shows_a_table(
-    grey: NDArray[np.uint8], placed: list[_Candidate], zones: TableZones | None
+    placed: list[_Candidate],
+    zones: TableZones | None,
+    found_markers: Callable[[], tuple[NDArray[np.float64], NDArray[np.intp]]],
 ) -> bool:
     """Whether the frame shows a table cards lie on: a card read by its codes, seat zones
-    from a calibration, or the play area's or the board's markers in view."""
-    return bool(placed) or zones is not None or len(table_markers(grey)[0]) > 0
+    from a calibration, or the play area's or the board's markers in view
+    (``found_markers()``: :func:`vision.identify.outlines.table_markers` of the frame, read
+    only when the rest says nothing)."""
+    return bool(placed) or zones is not None or len(found_markers()[0]) > 0
 
 
 def _height_hint(
@@ -296,9 +301,9 @@ def _by_pictures(
     taken: list[NDArray[np.float64]],
     height: float | None,
     t: Thresholds,
+    found_markers: tuple[NDArray[np.float64], NDArray[np.intp]],
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
     regions = quads.silhouettes(grey)
-    found_markers = table_markers(grey)
     markers = found_markers[0]
     # The keypoint pass first: the cards its places name need no outline of their own (a
     # small deck's cards are each searched over the whole frame later, for precise corners).
