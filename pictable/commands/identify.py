@@ -9,7 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pictable.commands.images import annotation_folder, annotation_path, open_image, write_png
+from pictable.commands.images import (
+    annotation_folder,
+    annotation_path,
+    kernels_for_photo,
+    open_image,
+    write_png,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     status = 0
     written: set[str] = set()
-    for path in args.images:
+    for k, path in enumerate(args.images):
+        kernels_for_photo(k)
         entry, found, image = _identify_one(
             path, deck, codes, not args.no_pictures, calibration, args.game
         )

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
+#: Photos a command reads with the numpy forms of the picture kernels before it loads the
+#: compiled ones (see :func:`kernels_for_photo`).
+PLAIN_PHOTOS = 4
+
 #: Largest image file read, bytes (a guard against reading huge non-image files whole).
 MAX_FILE_BYTES = 512 * 1024 * 1024
 
@@ -123,3 +127,15 @@ def annotation_folder(arg: str | None) -> Path | None:
     except OSError as exc:
         raise ValueError(f"cannot create {arg}: {exc.strerror or exc}") from None
     return folder
+
+
+def kernels_for_photo(k: int) -> None:
+    """Chooses the picture kernels' forms (``vision.identify.kernels``) before a command
+    reads its photo ``k`` (from 0): the numpy forms for the first :data:`PLAIN_PHOTOS`, the
+    compiled ones after. Loading numba and the compiled code costs about 0.4 s, once; the
+    numpy forms cost 5-100 ms more a photo (more with more cards in the deck), so a command
+    on one photo answers sooner, and one on many photos loses at most what loading would
+    have cost. The readings are the same either way."""
+    from vision.identify import kernels
+
+    kernels.use_plain(k < PLAIN_PHOTOS)

@@ -8,7 +8,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pictable.commands.images import annotation_folder, annotation_path, open_image, write_png
+from pictable.commands.images import (
+    annotation_folder,
+    annotation_path,
+    kernels_for_photo,
+    open_image,
+    write_png,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -176,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     status = 0
     written: set[str] = set()
-    for path in args.images:
+    for k, path in enumerate(args.images):
+        kernels_for_photo(k)
         entry, reading, image = verify_one(path, deck)
         results.append(entry)
         if "error" in entry:

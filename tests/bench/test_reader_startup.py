@@ -27,7 +27,8 @@ def test_commands_are_timed_in_fresh_processes_after_an_untimed_run() -> None:
 
 def _photo(cards: int, size: str, ms: float, orb_ms: float) -> dict[str, object]:
     return {
-        "deck": "d", "cards": cards, "photo": "p.png", "size": size, "ms": ms, "orb_ms": orb_ms,
+        "deck": "d", "cards": cards, "photo": "p.png", "size": size, "ms": ms, "plain_ms": 2 * ms,
+        "orb_ms": orb_ms,
         "found": True, "orb_found": True, "steps": {"identify_frame": ms},
     }  # fmt: skip
 

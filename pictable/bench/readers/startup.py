@@ -11,10 +11,13 @@ The photos: a rendered table (1280x720 JPEG, 11 Pick Pic cards), ``graf3`` and
 ``box_in_scene`` at their size and resized to 1000x700.
 
 *Phases*: one more run of ``identify --deck`` split in a fresh process: the imports, opening
-the deck, the first photo (its indexes and compiled kernels loaded then), a second photo.
+the deck, the first photo (its indexes loaded then), a second photo, with the kernels' forms
+the command uses for them (numpy: ``pictable.commands.images.kernels_for_photo``).
 
 *Per photo*: in one process, the deck open and one photo read before timing, the median wall
-time of ``identify_frame`` as ``pictable identify`` calls it, beside OpenCV's ORB + ratio
+time of ``identify_frame`` as ``pictable identify`` calls it (with the compiled kernels, as
+from a command's fifth photo on and in the live loop; and with their numpy forms, as for a
+command's first photos), beside OpenCV's ORB + ratio
 test + RANSAC (:class:`pictable.bench.tasks.features.LocalFeatures`, its reference's features
 found before timing) on the same photo, and where the reader's time goes (the profiler's
 cumulative time of its steps).
@@ -66,12 +69,14 @@ t0 = time.perf_counter()
 import cv2
 from vision.identify import identify_frame, open_deck
 from vision.identify.threads import single_thread
+from pictable.commands.images import kernels_for_photo
 t1 = time.perf_counter()
 single_thread()
 deck = open_deck(sys.argv[1])
 t2 = time.perf_counter()
 out = {"imports_s": t1 - t0, "open_deck_s": t2 - t1}
-for key, path in (("first_photo_s", sys.argv[2]), ("second_photo_s", sys.argv[2])):
+for k, (key, path) in enumerate((("first_photo_s", sys.argv[2]), ("second_photo_s", sys.argv[2]))):
+    kernels_for_photo(k)
     t = time.perf_counter()
     identify_frame(cv2.imread(path), deck, codes="fast", features=True, precise=True)
     out[key] = time.perf_counter() - t
@@ -152,7 +157,7 @@ def per_photo(
     from pictable.bench.core import Sample
     from pictable.bench.data import read_image
     from pictable.bench.tasks.features import LocalFeatures
-    from vision.identify import identify_frame, open_deck
+    from vision.identify import identify_frame, kernels, open_deck
 
     deck = open_deck(deck_name, decks)
     frame = read_image(photo)
@@ -168,6 +173,12 @@ def per_photo(
     found = ours()
     orb_found = orb(frame, sample)
     ms = _median_ms(ours, calls)
+    kernels.use_plain(True)
+    try:
+        ours()
+        plain_ms = _median_ms(ours, calls)
+    finally:
+        kernels.use_plain(False)
     orb_ms = _median_ms(lambda: orb(frame, sample), calls)
     prof = cProfile.Profile()
     prof.enable()
@@ -179,6 +190,7 @@ def per_photo(
         "photo": photo.name,
         "size": f"{frame.shape[1]}x{frame.shape[0]}",
         "ms": ms,
+        "plain_ms": plain_ms,
         "orb_ms": orb_ms,
         "found": ref_id in [c.card for c in found.cards],
         "orb_found": bool(orb_found["cards"]),
@@ -344,25 +356,27 @@ def _summary(
         "Where a run of `pictable identify TABLE --deck` (120 cards) spends its time, in a "
         f"fresh process: imports {phases['imports_s']:.2f} s, opening the deck "
         f"{phases['open_deck_s']:.3f} s, the first photo {phases['first_photo_s']:.2f} s "
-        f"(its indexes and compiled kernels loaded then), the same photo again "
+        f"(its indexes loaded then; the kernels' numpy forms, as the command's first photos "
+        "use them), the same photo again "
         f"{phases['second_photo_s']:.2f} s.",
     ]
     if photos:
         md += [
             "",
             "Per photo, in one process (deck open, warmed up): `identify_frame` as `pictable "
-            "identify` calls it beside OpenCV ORB (1000) + ratio test + RANSAC with the "
-            "reference's features found before timing; median wall ms. Steps: the "
+            "identify` calls it, with the compiled kernels (ms) and with their numpy forms "
+            "(as a command's first four photos), beside OpenCV ORB (1000) + ratio test + "
+            "RANSAC with the reference's features found before timing; median wall ms. Steps: the "
             "profiler's cumulative ms of one call (nested: `card_outlines` holds "
             "`_side_support`, `_dedupe` and `rectangles_from_lines`).",
             "",
-            "| deck | photo | size | ms | ORB+RANSAC ms | found (ORB) | steps |",
-            "|---|---|---|---|---|---|---|",
+            "| deck | photo | size | ms | numpy forms ms | ORB+RANSAC ms | found (ORB) | steps |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         md += [
             f"| {p['cards']} card{'s' if p['cards'] > 1 else ''} | {p['photo']} | {p['size']} "
-            f"| {p['ms']:.0f} | {p['orb_ms']:.1f} | {'yes' if p['found'] else 'no'} "
-            f"({'yes' if p['orb_found'] else 'no'}) | "
+            f"| {p['ms']:.0f} | {p['plain_ms']:.0f} | {p['orb_ms']:.1f} | "
+            f"{'yes' if p['found'] else 'no'} ({'yes' if p['orb_found'] else 'no'}) | "
             + ", ".join(f"{k} {v:.0f}" for k, v in p["steps"].items())
             + " |"
             for p in photos
