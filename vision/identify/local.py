@@ -138,21 +138,22 @@ def _guided(
     near = cKDTree(projected).sparse_distance_matrix(
         cKDTree(frame.xy.astype(np.float64)), GUIDE_PX, output_type="ndarray"
     )
-    if len(np.unique(near["i"])) < 8:
-        return h, inliers
     ri, fi = near["i"].astype(np.intp), near["j"].astype(np.intp)
     words = _words(reference.desc)[ri] ^ _words(frame.desc)[fi]
     dist = np.bitwise_count(words).sum(axis=1, dtype=np.int64)
-    # Each reference keypoint's nearest descriptor: pairs sorted by (keypoint, distance),
-    # the first of each keypoint kept.
-    order = np.lexsort((fi, dist, ri))
-    first = order[np.r_[True, ri[order][1:] != ri[order][:-1]]]
-    first = first[dist[first] <= GUIDE_HAMMING]
-    if len(first) < max(8, inliers):
+    # Each reference keypoint's nearest descriptor (then the lowest frame keypoint): the
+    # least (distance, frame keypoint) of its pairs, in one pass.
+    best = np.full(len(reference), np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(best, ri, dist << 32 | fi)
+    paired = np.flatnonzero(best != np.iinfo(np.int64).max)  # reference keypoints, in order
+    if len(paired) < 8:
         return h, inliers
-    refit, mask = cv2.findHomography(
-        reference.xy[ri[first]], frame.xy[fi[first]], cv2.RANSAC, GUIDE_RANSAC_PX
-    )
+    best = best[paired]
+    close = (best >> 32) <= GUIDE_HAMMING
+    src, dst = paired[close], (best[close] & 0xFFFFFFFF).astype(np.intp)
+    if len(src) < max(8, inliers):
+        return h, inliers
+    refit, mask = cv2.findHomography(reference.xy[src], frame.xy[dst], cv2.RANSAC, GUIDE_RANSAC_PX)
     if refit is None or mask is None or int(mask.sum()) < inliers:
         return h, inliers
     return np.asarray(refit, np.float64), int(mask.sum())
@@ -796,15 +797,14 @@ def refine_ecc(
     cc = 0.0
     # Both shrunk once for the finest level, the coarser levels shrunk from those.
     fine_crop, fine_to_crop = _shrunk(crop, ECC_LEVELS[-1][0])
-    fine_ref, fine_to_ref = _shrunk(reference, ECC_LEVELS[-1][0])
-    for long_side, iterations in ECC_LEVELS:  # coarse to fine
+    levels = _reference_levels(reference)
+    for (long_side, iterations), (small_ref, to_ref) in zip(ECC_LEVELS, levels, strict=True):
         small_crop, to_crop = _shrunk(fine_crop, long_side)
-        small_ref, to_ref = _shrunk(fine_ref, long_side)
-        to_crop, to_ref = to_crop @ fine_to_crop, to_ref @ fine_to_ref
+        to_crop = to_crop @ fine_to_crop
         start = to_crop @ warp @ np.linalg.inv(to_ref)
         try:
             cc, found = cv2.findTransformECC(
-                small_ref.astype(np.float32),
+                small_ref,
                 small_crop.astype(np.float32),
                 (start / start[2, 2]).astype(np.float32),
                 cv2.MOTION_HOMOGRAPHY,
@@ -823,6 +823,32 @@ def refine_ecc(
     return refined
 
 
+#: The references last shrunk for ECC (by ``id``, each with its array, which keeps the id
+#: from being reused): a deck's picture is shrunk once, not on every photo.
+_LEVELS: dict[int, tuple[NDArray[np.uint8], list[tuple[NDArray[np.float32], NDArray[np.float64]]]]]
+_LEVELS = {}
+_LEVELS_KEPT = 32
+
+
+def _reference_levels(
+    reference: NDArray[np.uint8],
+) -> list[tuple[NDArray[np.float32], NDArray[np.float64]]]:
+    """``reference`` shrunk for each of :data:`ECC_LEVELS` (the finest from it, the coarser
+    from the finest), as float32, with the map of its pixel coordinates into each."""
+    kept = _LEVELS.get(id(reference))
+    if kept is not None and kept[0] is reference:
+        return kept[1]
+    fine, fine_to = _shrunk(reference, ECC_LEVELS[-1][0])
+    levels = []
+    for long_side, _ in ECC_LEVELS:
+        small, to = _shrunk(fine, long_side)
+        levels.append((small.astype(np.float32), to @ fine_to))
+    if len(_LEVELS) >= _LEVELS_KEPT:
+        _LEVELS.pop(next(iter(_LEVELS)))
+    _LEVELS[id(reference)] = (reference, levels)
+    return levels
+
+
 def _shrunk(
     image: NDArray[np.uint8], long_side: int
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
@@ -836,9 +862,6 @@ def _shrunk(
     sx, sy = size[0] / w, size[1] / h
     small = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
     return small, np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1]])
-
-
-ECC_LEVELS = ((160, 10), (256, 2))
 
 
 def _words(desc: NDArray[np.uint8]) -> NDArray[np.uint64]:
