@@ -192,3 +192,18 @@ def test_a_source_that_cannot_be_read_leaves_no_empty_session(
     assert "cannot open" in capsys.readouterr().err
     with EventStore(db) as store:
         assert store.sessions() == []
+
+
+def test_a_file_opened_but_without_a_frame_leaves_no_empty_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # OpenCV opens a junk .jpg (as an image sequence) and reads nothing from it.
+    bad = tmp_path / "junk.jpg"
+    bad.write_bytes(b"not an image" * 20)
+    db = tmp_path / "s.db"
+    argv = ["play", "pickpic", "--players", "A,B,C", "--video", str(bad), "--db", str(db),
+            "--headless", "--no-page"]  # fmt: skip
+    assert main(argv) == 2
+    assert "no frame could be decoded" in capsys.readouterr().err
+    with EventStore(db) as store:
+        assert store.sessions() == []

@@ -87,6 +87,30 @@ def test_missing_or_broken_video_cannot_be_opened(tmp_path):
         VideoFileSource(junk).open()
 
 
+def test_a_file_opencv_opens_but_cannot_decode_is_refused_at_open(tmp_path):
+    # OpenCV opens both (an image-sequence reader, an empty container) and reads nothing.
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not an image" * 20)
+    empty = tmp_path / "empty.avi"
+    writer = cv2.VideoWriter(str(empty), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer.release()
+    for path in (junk, empty):
+        source = VideoFileSource(path)
+        with pytest.raises(SourceError, match="no frame could be decoded"):
+            source.open()
+        assert not source.is_open
+        assert source.read() is None
+
+
+def test_the_first_frame_decoded_at_open_is_the_first_read(video):
+    source = VideoFileSource(video)
+    with source:
+        frames = list(iter(source.read, None))
+    assert [f.index for f in frames] == list(range(VIDEO_FRAMES))
+    with source:  # opened again: from the start
+        assert source.read().index == 0
+
+
 def test_read_before_open_or_after_close_is_none(video):
     source = VideoFileSource(video)
     assert source.read() is None

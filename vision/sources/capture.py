@@ -244,6 +244,7 @@ class VideoFileSource(_CaptureSource):
         self._next_index = 0
         self._last_t = -math.inf
         self._frame_count: int | None = None
+        self._first: Frame | None = None
 
     @property
     def frame_count(self) -> int | None:
@@ -267,8 +268,31 @@ class VideoFileSource(_CaptureSource):
         if not (math.isfinite(fps) and 0 < fps < 1000):
             log.warning("%s declares no frame rate; assuming %g fps", self._name(), FALLBACK_FPS)
 
+    def open(self) -> None:
+        """Open the file and decode its first frame; raises ``SourceError`` when OpenCV
+        cannot open it or it has no frame OpenCV can decode (a file that is not a video, or
+        an empty one), so that nothing is started on it."""
+        self._first = None
+        super().open()
+        first = self._read()
+        if first is None:
+            self.close()
+            raise SourceError(f"{self._name()}: no frame could be decoded (not a video, or empty)")
+        self._first = first
+
+    def close(self) -> None:
+        """Release the capture (idempotent)."""
+        self._first = None
+        super().close()
+
     def read(self) -> Frame | None:
         """The next frame, or ``None`` at the end of the file (or on a decoding error)."""
+        first, self._first = self._first, None
+        if first is not None:
+            return first
+        return self._read()
+
+    def _read(self) -> Frame | None:
         cap = self._cap
         if cap is None:
             return None
