@@ -6,9 +6,16 @@ from __future__ import annotations
 import pytest
 
 from vision.picmix.objective import _plausible
-from vision.picmix.reading import UNSURE_BAND, VISIBLE_MIN
+from vision.picmix.reading import UNSURE_BAND, VISIBLE_MIN, ItemSighting
 from vision.picmix.sightings import _status
-from vision.picmix.verdict import UNNAMED, decide, decide_among, decide_in_doubt
+from vision.picmix.verdict import (
+    UNNAMED,
+    UNSEEN_MAX,
+    decide,
+    decide_among,
+    decide_in_doubt,
+    doubt_slots,
+)
 
 OBJ = {"sun", "fish", "moon"}
 
@@ -41,6 +48,55 @@ def test_decide(
     got, got_missing, got_extra, reasons = decide(OBJ, visible, unsure)
     assert (got, got_missing, got_extra) == (verdict, missing, extra)
     assert bool(reasons) == (verdict == "unsure")
+
+
+OBJ4 = {"sun", "fish", "moon", "key"}
+
+
+@pytest.mark.parametrize(
+    ("visible", "slots", "verdict"),
+    [
+        # one sighting not surely named, four objective items unseen: it can be one of them,
+        # and one more may have gone unseen (UNSEEN_MAX); two more cannot: wrong
+        (set(), [None], "wrong"),
+        ({"sun"}, [None], "wrong"),
+        ({"sun", "fish"}, [None], "unsure"),
+        # a surely named sighting is its own item only: two of "moon" are one objective item
+        (set(), [None, frozenset({"moon"}), frozenset({"moon"})], "wrong"),
+        (set(), [None, None, None], "unsure"),
+        ({"sun"}, [None, frozenset({"moon"})], "unsure"),
+        # each sighting is one item
+        ({"sun"}, [None, None], "unsure"),
+        (set(), [None, None], "wrong"),
+    ],
+)
+def test_each_sighting_in_doubt_is_one_item(
+    visible: set[str], slots: list[frozenset[str] | None], verdict: str
+) -> None:
+    assert UNSEEN_MAX == 1
+    unsure = {UNNAMED} | {n for s in slots if s is not None for n in s}
+    got, missing, _, _ = decide(OBJ4, set(visible), unsure, slots)
+    assert got == verdict
+    if verdict == "wrong":
+        assert missing == sorted(OBJ4 - visible)
+    # without the sightings, an item not surely named could be any missing one: never wrong
+    assert decide(OBJ4, set(visible), unsure)[0] == "unsure"
+
+
+def test_doubt_slots_are_the_players_unsure_sightings() -> None:
+    def sighting(item: str, status: str, confidence: float, on: str = "player") -> ItemSighting:
+        return ItemSighting(item, (0, 0, 10, 10), 0.5, 0.5, confidence, "x", status, on)  # type: ignore[arg-type]
+
+    slots = doubt_slots(
+        [
+            sighting("sun", "visible", 0.99),
+            sighting("moon", "unsure", 0.95),
+            sighting("key", "unsure", 0.5),
+            sighting("fish", "hidden", 0.99),
+            sighting("star", "unsure", 0.99, on="objective"),
+        ]
+    )
+    assert slots == [frozenset({"moon"}), None]
 
 
 def test_unsure_reasons_name_the_items() -> None:

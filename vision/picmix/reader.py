@@ -53,6 +53,7 @@ from vision.picmix.verdict import (
     decide,
     decide_among,
     decide_in_doubt,
+    doubt_slots,
     player_items,
 )
 from vision.sources.guard import check_frame
@@ -141,12 +142,13 @@ def _verify_at(  # one scale of verify_frame
         return PicmixFailure(
             "no player cards in view (no item outside the objective card)", tuple(sightings)
         )
+    slots = doubt_slots(sightings)
     if obj.candidates:
-        verdict, missing, extra, reasons = decide_among(obj.candidates, visible, unsure)
+        verdict, missing, extra, reasons = decide_among(obj.candidates, visible, unsure, slots)
     elif obj.doubt:
         verdict, missing, extra, reasons = decide_in_doubt(obj.doubt, visible, unsure)
     else:
-        verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure)
+        verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure, slots)
     # a hand may hide an objective item, never show one too many
     surely_extra = bool(extra) or any("an objective card has" in r for r in reasons)
     if verdict == "wrong" and not surely_extra and _covered(frame, fi, sightings):
