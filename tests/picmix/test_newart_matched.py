@@ -87,6 +87,22 @@ def test_new_art_claims_judged_right(
         assert set(r.visible) == visible and set(r.objective_items) == objective
 
 
+def test_an_item_the_look_hides_but_its_area_shows_is_not_taken_for_hidden(
+    registered: tuple[Path, ItemDeck], model: ItemModel, scenes: Path
+) -> None:
+    """A correct claim (seed 2, claim 16) whose thick frame shows whole on the player's card:
+    the look, trained on the kit's art, puts 3% of it in view, its area all of it. It was
+    taken for hidden and the right claim rejected; the item is now in doubt, so the claim
+    is not rejected."""
+    _, deck = registered
+    frame, truth = claim_scene("normal", 2, 16, scenes, new_art=True)
+    assert truth_of(truth)[2] == "correct"
+    r = verify_frame(frame, deck, model=model)
+    assert isinstance(r, PicmixReading) and r.verdict != "wrong", r
+    frame_seen = [s for s in r.sightings if s.on == "player" and s.item == "frame"]
+    assert frame_seen and frame_seen[0].look_share < 0.12 and frame_seen[0].status == "unsure"
+
+
 def _paint_over(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """``frame`` with the item in ``box`` (x, y, w, h) painted out in its card's paper and a
     star, a picture no registered item is, drawn in its ink in its place."""

@@ -17,7 +17,7 @@ from vision.picmix.ink import Blob, candidates, ink_map, split_by_core
 from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reader import verify_frame
 from vision.picmix.reading import NAME_MIN, UNSURE_BAND, VISIBLE_MIN, PicmixReading
-from vision.picmix.sightings import AREA_SHOWS, _Named, _shows_by_area
+from vision.picmix.sightings import AREA_SHOWS, _measures_at_odds, _Named, _shows_by_area
 from vision.synth.picmix_claims import claim_scene, truth_of
 
 ITEM_AT = (137, 120)  # the item touching the shadow (px)
@@ -79,6 +79,23 @@ def _named(look: float, look_p: float = 0.9, conf: float = 0.99, bad: bool = Fal
 )
 def test_shows_by_area(named: _Named, area: float, shows: bool) -> None:
     assert _shows_by_area(named, area) is shows
+
+
+@pytest.mark.parametrize(
+    ("named", "area", "at_odds"),
+    [
+        # a thick frame of art the look never saw: all of it shows, the look says 3%
+        (_named(0.034), 1.0, True),
+        (_named(0.034), AREA_SHOWS - 0.01, False),  # the area does not say it all shows
+        (_named(UNSURE_BAND[0]), 1.0, False),  # the look does not say hidden
+        (_named(0.034, conf=NAME_MIN - 0.01), 1.0, False),  # not surely named
+        (_named(0.034, bad=True), 1.0, False),
+    ],
+)
+def test_a_look_that_hides_what_the_area_shows_makes_the_item_unsure(
+    named: _Named, area: float, at_odds: bool
+) -> None:
+    assert _measures_at_odds(named, area) is at_odds
 
 
 RENDERED = [  # (seed, claim): what the reader could not see before

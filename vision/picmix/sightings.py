@@ -188,6 +188,16 @@ def _shows_by_area(n: _Named, area: float) -> bool:
     )
 
 
+def _measures_at_odds(n: _Named, area: float) -> bool:
+    """Whether the two measures of a surely named blob's share flatly disagree: its area (at
+    a card marker's scale, or at the other items') says it all shows (at least
+    ``AREA_SHOWS``) where the look says it is hidden (under ``UNSURE_BAND``). The look was
+    trained on the kit's art, and a registered deck's art it never saw (a thick frame read
+    as a sliver) can fool it, where the area is measured on the deck's own photos. Neither
+    is taken: the item is ``unsure``, never hidden on the look's word alone."""
+    return area >= AREA_SHOWS and n.look < UNSURE_BAND[0] and n.conf >= NAME_MIN and not n.bad
+
+
 def item_sightings(
     b: ScoredBlobs,
     deck: ItemDeck,
@@ -242,6 +252,7 @@ def item_sightings(
     for n in named:
         item = deck.items[n.first]
         vis = n.look
+        at_odds = False
         if item in ratios:
             by_marker = card_px_from_markers(n.blob.centre_px, markers or [])
             card_px = by_marker or from_items
@@ -249,7 +260,8 @@ def item_sightings(
                 area = area_share(n.blob, ratios[item], card_px)
                 shows = by_marker is not None and _shows_by_area(n, area)
                 vis = min(1.0, area) if shows else min(vis, area)
-        status = "unsure" if n.bad else _status(vis, n.conf)
+                at_odds = _measures_at_odds(n, area)
+        status = "unsure" if n.bad or at_odds else _status(vis, n.conf)
         out.append(
             (
                 ItemSighting(
