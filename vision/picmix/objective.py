@@ -306,6 +306,13 @@ OBJECTIVE_MARGIN = 20.0
 """... and be this many times the product of the next best objective's."""
 
 
+UNSEEN_ITEM_P = 0.15
+"""How often an objective card's item is not seen (merged with its printed code, under a
+hand, too small): 13-15% of them on rendered claims of new art (development seeds 0-2, with
+a deck registered from photos). A card of more items than the blobs read is that much less
+likely for each item it needs unseen."""
+
+
 def _known_objective(probs: np.ndarray, deck: ItemDeck) -> tuple[str, tuple[str, ...]] | None:
     """The deck's objective card that the blobs ((n, K + 1) item probabilities) show best:
     every known objective of n items is matched to the blobs (best assignment); the best must
@@ -314,7 +321,7 @@ def _known_objective(probs: np.ndarray, deck: ItemDeck) -> tuple[str, tuple[str,
     With a matching deck (``ItemDeck.matcher``) the cards of more items than blobs are
     matched too, the blobs to as many of their items (an item merged with a printed code or
     under a hand is not seen): the card is then known by the items seen, when no other card
-    has them as likely."""
+    has them as likely, each item not seen counting at its odds (``UNSEEN_ITEM_P``)."""
     n = probs.shape[0]
     logp = np.log(np.maximum(probs[:, : len(deck.items)], 1e-9))
     col = {name: k for k, name in enumerate(deck.items)}
@@ -328,6 +335,8 @@ def _known_objective(probs: np.ndarray, deck: ItemDeck) -> tuple[str, tuple[str,
             sum(logp[r, c] for r, c in zip(range(n), perm, strict=True))
             for perm in itertools.permutations(cols, n)
         )
+        # each of its items not seen is itself an event of its odds
+        best += (len(items) - n) * np.log(UNSEEN_ITEM_P)
         scored.append((best, card))
     if not scored:
         return None
