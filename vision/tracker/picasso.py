@@ -80,6 +80,10 @@ class TurnSettings:
     """Seconds and thresholds of the turn tracker."""
 
     build_stable_s: float = 0.5
+    #: other counts read for at most this long (s) between two readings that agree do not
+    #: restart a build's wait: the board reader misreads a still board now and then (3 short
+    #: sticks for 4 in one reading); one reading stands for ``board_interval_s``
+    build_glitch_s: float = 0.15
     card_stable_s: float = 0.25
     still_s: float = 0.3
     #: grey levels (of a blurred 1/8-size frame) that count as motion between two frames
@@ -156,7 +160,9 @@ class PicassoTurnTracker:
         #: frames the board reader read (the rest reused a reading, or were not read)
         self.board_reads = 0
         self._fit_t: float | None = None  # the last reading for the board's place alone
-        self._builds: Debouncer[tuple[int, ...]] = Debouncer(self.settings.build_stable_s)
+        self._builds: Debouncer[tuple[int, ...]] = Debouncer(
+            self.settings.build_stable_s, glitch_s=self.settings.build_glitch_s
+        )
         self._cards: Debouncer[str] = Debouncer(self.settings.card_stable_s)
         self.events.append({"type": "start", "game": "picasso", "players": list(self.players)})
 
