@@ -17,10 +17,10 @@ the command uses for them (numpy: ``pictable.commands.images.kernels_for_photo``
 *Per photo*: in one process, the deck open and one photo read before timing, the median wall
 time of ``identify_frame`` as ``pictable identify`` calls it (with the compiled kernels, as
 from a command's fifth photo on and in the live loop; and with their numpy forms, as for a
-command's first photos), beside OpenCV's ORB + ratio
-test + RANSAC (:class:`pictable.bench.tasks.features.LocalFeatures`, its reference's features
-found before timing) on the same photo, and where the reader's time goes (the profiler's
-cumulative time of its steps).
+command's first photos), beside OpenCV's ORB + ratio test + RANSAC
+(:class:`pictable.bench.tasks.features.LocalFeatures`, its reference's features found before
+timing) on the same photo, their calls alternated (a slow spell of a shared machine slows
+both alike), and where the reader's time goes (the profiler's cumulative time of its steps).
 
 Decks are registered in a temporary decks folder (``$PICTABLE_DECKS``), never the user's.
 
@@ -172,14 +172,14 @@ def per_photo(
     orb = LocalFeatures([sample])
     found = ours()
     orb_found = orb(frame, sample)
-    ms = _median_ms(ours, calls)
+    # ours and ORB's calls alternated: a slow spell of a shared machine slows both alike
+    ms, orb_ms = _median_ms_alternated(ours, lambda: orb(frame, sample), calls)
     kernels.use_plain(True)
     try:
         ours()
         plain_ms = _median_ms(ours, calls)
     finally:
         kernels.use_plain(False)
-    orb_ms = _median_ms(lambda: orb(frame, sample), calls)
     prof = cProfile.Profile()
     prof.enable()
     ours()
@@ -196,6 +196,18 @@ def per_photo(
         "orb_found": bool(orb_found["cards"]),
         "steps": steps(prof),
     }
+
+
+def _median_ms_alternated(a: Any, b: Any, calls: int) -> tuple[float, float]:
+    """The median wall ms of ``calls`` calls of ``a`` and of ``b``, called in turn."""
+    ta: list[float] = []
+    tb: list[float] = []
+    for _ in range(calls):
+        for fn, times in ((a, ta), (b, tb)):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+    return 1000.0 * statistics.median(ta), 1000.0 * statistics.median(tb)
 
 
 def _median_ms(fn: Any, calls: int) -> float:
