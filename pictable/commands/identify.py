@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pictable.commands.images import (
     annotation_folder,
     annotation_path,
-    kernels_for_photo,
+    kernels_by_photo,
     open_image,
     write_png,
 )
@@ -130,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     status = 0
     written: set[str] = set()
-    for k, path in enumerate(args.images):
-        kernels_for_photo(k)
+    for path in kernels_by_photo(args.images):
         entry, found, image = _identify_one(
             path, deck, codes, not args.no_pictures, calibration, args.game
         )

@@ -9,6 +9,7 @@ them.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: Photos a command reads with the numpy forms of the picture kernels before it loads the
-#: compiled ones (see :func:`kernels_for_photo`).
+#: compiled ones (see :func:`kernels_by_photo`).
 PLAIN_PHOTOS = 4
 
 #: Largest image file read, bytes (a guard against reading huge non-image files whole).
@@ -129,13 +130,19 @@ def annotation_folder(arg: str | None) -> Path | None:
     return folder
 
 
-def kernels_for_photo(k: int) -> None:
-    """Chooses the picture kernels' forms (``vision.identify.kernels``) before a command
-    reads its photo ``k`` (from 0): the numpy forms for the first :data:`PLAIN_PHOTOS`, the
-    compiled ones after. Loading numba and the compiled code costs about 0.4 s, once; the
-    numpy forms cost 5-100 ms more a photo (more with more cards in the deck), so a command
-    on one photo answers sooner, and one on many photos loses at most what loading would
-    have cost. The readings are the same either way."""
+def kernels_by_photo(paths: Sequence[str]) -> Iterator[str]:
+    """``paths`` one by one, the picture kernels' forms (``vision.identify.kernels``) chosen
+    before each: the numpy forms for the first :data:`PLAIN_PHOTOS`, the compiled ones
+    after; the forms in use before are restored once done. Loading numba and the compiled
+    code costs about 0.4 s, once; the numpy forms cost 5-100 ms more a photo (more with more
+    cards in the deck), so a command on one photo answers sooner, and one on many photos
+    loses at most what loading would have cost. The readings are the same either way."""
     from vision.identify import kernels
 
-    kernels.use_plain(k < PLAIN_PHOTOS)
+    before = kernels.uses_plain()
+    try:
+        for k, path in enumerate(paths):
+            kernels.use_plain(k < PLAIN_PHOTOS)
+            yield path
+    finally:
+        kernels.use_plain(before)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pictable.commands.images import (
     annotation_folder,
     annotation_path,
-    kernels_for_photo,
+    kernels_by_photo,
     open_image,
     write_png,
 )
@@ -182,8 +182,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     status = 0
     written: set[str] = set()
-    for k, path in enumerate(args.images):
-        kernels_for_photo(k)
+    for path in kernels_by_photo(args.images):
         entry, reading, image = verify_one(path, deck)
         results.append(entry)
         if "error" in entry:

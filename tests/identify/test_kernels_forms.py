@@ -171,3 +171,25 @@ def test_a_command_with_the_numpy_forms_never_imports_numba(tmp_path: Path) -> N
     assert out.returncode == 0, out.stderr
     assert out.stderr.strip().splitlines()[-1] == "False"
     assert '"cards"' in out.stdout
+
+
+def test_a_command_reads_its_first_photos_with_the_numpy_forms_then_restores_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pictable.commands.images import PLAIN_PHOTOS, kernels_by_photo
+
+    seen = []
+    monkeypatch.setattr(kernels, "_plain", False)
+    for _ in kernels_by_photo([f"p{k}.jpg" for k in range(PLAIN_PHOTOS + 2)]):
+        seen.append(kernels.uses_plain())
+    assert seen == [True] * PLAIN_PHOTOS + [False, False]
+    assert kernels.uses_plain() is False  # as it was
+    # the command itself: one photo, then the process as it was
+    import cv2
+
+    from pictable.cli import main
+
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), table_scene()[0])
+    assert main(["identify", str(photo), "--json"]) == 0
+    assert kernels.uses_plain() is False

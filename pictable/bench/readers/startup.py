@@ -12,7 +12,7 @@ The photos: a rendered table (1280x720 JPEG, 11 Pick Pic cards), ``graf3`` and
 
 *Phases*: one more run of ``identify --deck`` split in a fresh process: the imports, opening
 the deck, the first photo (its indexes loaded then), a second photo, with the kernels' forms
-the command uses for them (numpy: ``pictable.commands.images.kernels_for_photo``).
+the command uses for them (numpy: ``pictable.commands.images.kernels_by_photo``).
 
 *Per photo*: in one process, the deck open and one photo read before timing, the median wall
 time of ``identify_frame`` as ``pictable identify`` calls it (with the compiled kernels, as
@@ -69,14 +69,13 @@ t0 = time.perf_counter()
 import cv2
 from vision.identify import identify_frame, open_deck
 from vision.identify.threads import single_thread
-from pictable.commands.images import kernels_for_photo
+from pictable.commands.images import kernels_by_photo
 t1 = time.perf_counter()
 single_thread()
 deck = open_deck(sys.argv[1])
 t2 = time.perf_counter()
 out = {"imports_s": t1 - t0, "open_deck_s": t2 - t1}
-for k, (key, path) in enumerate((("first_photo_s", sys.argv[2]), ("second_photo_s", sys.argv[2]))):
-    kernels_for_photo(k)
+for key, path in zip(("first_photo_s", "second_photo_s"), kernels_by_photo([sys.argv[2]] * 2)):
     t = time.perf_counter()
     identify_frame(cv2.imread(path), deck, codes="fast", features=True, precise=True)
     out[key] = time.perf_counter() - t
