@@ -267,6 +267,13 @@ def summarise(qr: dict[str, Any], markers: dict[str, Any]) -> dict[str, Any]:
     ]
     slowest = sorted(rows, key=lambda r: -r["qr_ms"])[:8]
     lines = [
+        "## Code reader speed (`pictable decode`, issue 27)",
+        "",
+        "The QR reader and `pictable decode` beside zxing-cpp alone on ZXing's real QR photos "
+        "(the development set), calls interleaved photo by photo; the kit's marker reader "
+        "beside OpenCV's ArucoDetector on 20 rendered tables (`python -m "
+        "pictable.bench.readers.decode`).",
+        "",
         "| figure | value | target | met |",
         "|---|---|---|---|",
         *(
