@@ -148,6 +148,10 @@ def test_edge_cases_agree() -> None:
             4,
             2,
         )
+    # One column: no second nearest, the same in both forms.
+    a1 = rng.integers(0, 256, (6, 32), dtype=np.uint8)
+    b1 = rng.integers(0, 256, (1, 32), dtype=np.uint8)
+    _same("two_nearest", kernels_plain.two_nearest(a1, b1), kernels_compiled.two_nearest(a1, b1))
     # Descriptors with many ties: the lowest index is the nearest in both forms.
     a = rng.integers(0, 256, (300, 32), dtype=np.uint8)
     b = np.repeat(rng.integers(0, 256, (20, 32), dtype=np.uint8), 3, axis=0)

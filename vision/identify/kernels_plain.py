@@ -45,7 +45,8 @@ def two_nearest(
         near = np.argmin(dist, axis=1)  # the lowest index among equals
         first[lo : lo + _ROWS] = dist[rows, near]
         dist[rows, near] = np.iinfo(np.uint16).max
-        second[lo : lo + _ROWS] = dist.min(axis=1)
+        # (with one column there is no second: 2**30, as the compiled loop leaves it)
+        second[lo : lo + _ROWS] = dist.min(axis=1) if dist.shape[1] > 1 else 1 << 30
         nearest[lo : lo + _ROWS] = near
     return first, second, nearest
 
