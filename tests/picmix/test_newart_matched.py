@@ -103,6 +103,25 @@ def test_an_item_the_look_hides_but_its_area_shows_is_not_taken_for_hidden(
     assert frame_seen and frame_seen[0].look_share < 0.12 and frame_seen[0].status == "unsure"
 
 
+def test_a_claim_whose_objective_is_unread_is_wrong_when_no_card_has_what_shows(
+    registered: tuple[Path, ItemDeck], model: ItemModel, scenes: Path
+) -> None:
+    """A wrong claim (seed 4, claim 39) whose objective card lies half under a sleeve, its
+    items unread: the deck knows its objective cards, and none has the four items surely
+    showing on the player's cards, so the claim is wrong whichever card it is. A right claim
+    whose objective is unread (claim 79) is not judged."""
+    _, deck = registered
+    frame, truth = claim_scene("normal", 4, 39, scenes, new_art=True)
+    assert truth_of(truth)[2] == "wrong"
+    r = verify_frame(frame, deck, model=model)
+    assert isinstance(r, PicmixReading) and r.verdict == "wrong", r
+    assert r.objective_card is None and "no objective card has them all" in r.reasons[0]
+    frame, truth = claim_scene("normal", 4, 79, scenes, new_art=True)
+    assert truth_of(truth)[2] == "correct"
+    r = verify_frame(frame, deck, model=model)
+    assert not (isinstance(r, PicmixReading) and r.verdict == "wrong")
+
+
 def _paint_over(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """``frame`` with the item in ``box`` (x, y, w, h) painted out in its card's paper and a
     star, a picture no registered item is, drawn in its ink in its place."""

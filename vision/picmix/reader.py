@@ -198,15 +198,24 @@ def _may_have_more(obj: Objective, deck: ItemDeck, missing: list[str], extra: li
 
 
 def _wrong_whichever(fi: FrameItems, deck: ItemDeck) -> PicmixReading | None:
-    """A claim whose objective card cannot be read, judged against every objective card of the
-    kit's deck (all of them are known): ``wrong`` when the items surely showing whose names the
-    codes of the player's faces confirm (``ItemSighting.coded``: printed where they lie, so
-    not the objective's own) are on no objective card, more items than it has or one it lacks,
-    so that an item of the claim surely shows that is not on the objective, whichever card it
-    is. None otherwise (the claim cannot be judged)."""
-    if deck.name != "picmix" or not deck.objectives:
+    """A claim whose objective card cannot be read, judged against every objective card the
+    deck knows (the kit's, or a registered deck's registered with its objective cards):
+    ``wrong`` when the items surely showing are on no objective card, more items than it has
+    or one it lacks, so that an item of the claim surely shows that is not on the objective,
+    whichever card it is. With the kit, only items whose names the codes of the player's
+    faces confirm (``ItemSighting.coded``: printed where they lie, so not the objective's
+    own); a registered deck reads no codes, and takes every item surely showing. None
+    otherwise (the claim cannot be judged)."""
+    if not deck.objectives or (deck.name != "picmix" and deck.matcher is None):
         return None
-    shows = {s.item for s, _ in fi.seen if s.status == "visible" and s.coded}
+    if deck.name == "picmix":
+        shows = {s.item for s, _ in fi.seen if s.status == "visible" and s.coded}
+    else:
+        # a registered deck that knows its objective cards reads no codes: every item surely
+        # showing. Those of the objective card itself, if it lies in view unread, are on it,
+        # so a claim is still judged wrong only when some item shows that no card has with
+        # the others (a right claim shows the objective's items, and the card its own).
+        shows = {s.item for s, _ in fi.seen if s.status == "visible"}
     cards = [set(items) for items in deck.objectives.values()]
     if not shows or any(shows <= items for items in cards):
         return None
