@@ -214,8 +214,11 @@ def _wrong_whichever(fi: FrameItems, deck: ItemDeck) -> PicmixReading | None:
         # a registered deck that knows its objective cards reads no codes: every item surely
         # showing. Those of the objective card itself, if it lies in view unread, are on it,
         # so a claim is still judged wrong only when some item shows that no card has with
-        # the others (a right claim shows the objective's items, and the card its own).
+        # the others (a right claim shows the objective's items, and the card its own). More
+        # items than a card has may be another player's cards in view: not judged.
         shows = {s.item for s, _ in fi.seen if s.status == "visible"}
+        if len(shows) > OBJECTIVE_MAX_ITEMS:
+            return None
     cards = [set(items) for items in deck.objectives.values()]
     if not shows or any(shows <= items for items in cards):
         return None
