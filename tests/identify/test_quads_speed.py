@@ -1,7 +1,8 @@
 """The outline finder's faster pieces give what their plain forms gave: each piece of
 :mod:`vision.identify.quads` that was rewritten for speed is checked, on the arguments it gets
 while :func:`~vision.identify.quads.find_outlines` reads rendered tables, against the plain
-computation it replaced (kept here as the reference)."""
+computation it replaced (kept here as the reference; the two compiled loops' own numpy forms
+live in :mod:`vision.identify.kernels_plain`, which commands also run, and are called here)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.identify.conftest import table_scene
-from vision.identify import quads
+from vision.identify import kernels_plain, quads
 from vision.synth.identify_speed import speed_frames
 
 #: The pieces whose arguments are recorded while outlines are found.
@@ -109,26 +110,6 @@ def _silhouettes_plain(grey: np.ndarray) -> tuple[np.ndarray, float]:
     return mask, factor
 
 
-def _outermost_peak_plain(
-    v: np.ndarray, offsets: np.ndarray, floor: float
-) -> tuple[np.ndarray, np.ndarray]:
-    k = v.shape[-1]
-    peak = v.max(axis=-1, keepdims=True)
-    pad = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(1, 1)], constant_values=-1.0)
-    strong = (v >= pad[..., :-2]) & (v >= pad[..., 2:]) & (v >= np.maximum(floor, 0.4 * peak))
-    idx = np.where(strong, np.arange(k), -1).max(axis=-1)
-    idx = np.where(idx < 0, v.argmax(axis=-1), idx)
-    j = np.clip(idx, 1, k - 2)
-    y0 = np.take_along_axis(v, (j - 1)[..., None], -1)[..., 0]
-    y1 = np.take_along_axis(v, j[..., None], -1)[..., 0]
-    y2 = np.take_along_axis(v, (j + 1)[..., None], -1)[..., 0]
-    den = y0 - 2 * y1 + y2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sub = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
-    off = offsets[j] + np.clip(sub, -0.5, 0.5) * float(offsets[1] - offsets[0])
-    return off, np.take_along_axis(v, idx[..., None], -1)[..., 0]
-
-
 def _refine_plain(gx, gy, quads_in, radius, samples=16, iterations=2, move=True):
     """``quads._refine`` as it was written in numpy (the edge points and their robust line)."""
     q = np.asarray(quads_in, np.float64).reshape(-1, 4, 2).copy()
@@ -143,21 +124,14 @@ def _refine_plain(gx, gy, quads_in, radius, samples=16, iterations=2, move=True)
         along = t[None, None, :] * length[..., None]
         pts = q[:, :, None, :] + along[..., None] * d[:, :, None, :]
         v = quads._normal_profiles(gx, gy, pts, nrm, offsets)
-        off, val = _outermost_peak_plain(v, offsets, quads.EDGE_MIN)
-        ok = val >= quads.EDGE_MIN
-        w = ok.astype(np.float64)
-        for _ in range(3):
-            sw = w.sum(-1) + 1e-9
-            mt = (w * along).sum(-1) / sw
-            mo = (w * off).sum(-1) / sw
-            var = (w * (along - mt[..., None]) ** 2).sum(-1)
-            cov = (w * (along - mt[..., None]) * (off - mo[..., None])).sum(-1)
-            a = np.where(var > 1e-9, cov / np.maximum(var, 1e-9), 0.0)
-            b = mo - a * mt
-            res = np.abs(a[..., None] * along + b[..., None] - off)
-            w = (ok & (res < 1.0)).astype(np.float64)
-        enough = w.sum(-1) >= max(4, samples // 4)
-        support = np.where(enough, w.sum(-1) / samples, ok.sum(-1) / samples * 0.5)
+        # each side's edge points and robust line: the numpy form of the compiled loop
+        a, b, kept, found = kernels_plain.side_lines(
+            v.reshape(m * 4, samples, -1), offsets, along.reshape(m * 4, samples), quads.EDGE_MIN
+        )
+        a, b = a.reshape(m, 4), b.reshape(m, 4)
+        kept, found = kept.reshape(m, 4), found.reshape(m, 4)
+        enough = kept >= max(4, samples // 4)
+        support = np.where(enough, kept / samples, found / samples * 0.5)
         if not move:
             break
         a = np.where(enough, a, 0.0)
@@ -239,18 +213,6 @@ def _side_support_plain(edge_mask: np.ndarray, q: np.ndarray, samples: int = 20)
     hit = np.zeros(xi.shape, bool)
     hit[inside] = edge_mask[yi[inside], xi[inside]] > 0
     return np.asarray(hit.mean(axis=2), np.float64)
-
-
-def _quad_of_sides_plain(rho: np.ndarray, normal: np.ndarray) -> np.ndarray:
-    sides = [(rho[:, k], normal[:, k]) for k in range(4)]
-    out = []
-    for (r1, n1), (r2, n2) in zip(sides, sides[1:] + sides[:1], strict=True):
-        det = n1[:, 0] * n2[:, 1] - n1[:, 1] * n2[:, 0]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x = (r1 * n2[:, 1] - r2 * n1[:, 1]) / det
-            y = (n1[:, 0] * r2 - n2[:, 0] * r1) / det
-        out.append(np.stack([x, y], axis=1))
-    return np.stack(out, axis=1)
 
 
 def _coarse_nms_plain(q: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -370,51 +332,21 @@ def test_lines_are_the_plain_ones(calls: dict[str, list[Any]]) -> None:
 
 
 def _rectangles_from_lines_plain(edges, box, height_px, aspect):
-    """``quads.rectangles_from_lines`` as it was written in numpy."""
+    """``quads.rectangles_from_lines`` with the quads of its lines made by the numpy form
+    (``kernels_plain.line_rectangles``, the code the compiled loop replaced)."""
     x0, y0, x1, y1 = box
     min_votes = int(0.4 * height_px * aspect) if height_px is not None else 20
     lines = quads._lines(edges[y0:y1, x0:x1], min_votes)
-    n = len(lines)
-    if n < 2:
+    if len(lines) < 2:
         return np.zeros((0, 4, 2))
     normal = np.stack([np.cos(lines[:, 1]), np.sin(lines[:, 1])], axis=1)
-    rho = lines[:, 0]
     lo_h = 10.0 if height_px is None else 0.75 * height_px
     hi_h = np.inf if height_px is None else 1.3 * height_px
-    i_idx, j_idx = np.triu_indices(n, 1)
-    cosang = (normal[i_idx] * normal[j_idx]).sum(axis=1)
-    par = np.abs(cosang) >= np.cos(np.radians(quads._PARALLEL_DEG))
-    i_idx, j_idx, sgn = i_idx[par], j_idx[par], np.sign(cosang[par])
-    if len(i_idx) == 0:
-        return np.zeros((0, 4, 2))
-    dist = np.abs(rho[i_idx] - sgn * rho[j_idx])
-    pa_r, pa_n = rho[i_idx], normal[i_idx]
-    pb_r, pb_n = sgn * rho[j_idx], sgn[:, None] * normal[j_idx]
-    side_rho, side_normal = [], []
-    right = np.sin(np.radians(90 - quads._RIGHT_ANGLE_TOL_DEG))
-    p, q = np.triu_indices(len(i_idx), 1)
-    cross = np.abs(pa_n[p, 0] * pa_n[q, 1] - pa_n[p, 1] * pa_n[q, 0])
-    short = np.minimum(dist[p], dist[q])
-    long_ = np.maximum(dist[p], dist[q])
-    ok = (cross >= right) & (long_ >= lo_h) & (long_ <= hi_h)
-    ok &= (short >= quads._LINES_ASPECT[0] * long_) & (short <= quads._LINES_ASPECT[1] * long_)
-    p, q = p[ok], q[ok]
-    side_rho.append(np.stack([pa_r[p], pa_r[q], pb_r[p], pb_r[q]], axis=1))
-    side_normal.append(np.stack([pa_n[p], pa_n[q], pb_n[p], pb_n[q]], axis=1))
-    p, k = np.meshgrid(np.arange(len(i_idx)), np.arange(n), indexing="ij")
-    p, k = p.ravel(), k.ravel()
-    cross = np.abs(pa_n[p, 0] * normal[k, 1] - pa_n[p, 1] * normal[k, 0])
-    ok = (cross >= right) & (k != i_idx[p]) & (k != j_idx[p])
-    p, k = p[ok], k[ok]
-    for factor in (1.0 / aspect, aspect):
-        other = dist[p] * factor
-        size_ok = (np.maximum(other, dist[p]) >= lo_h) & (np.maximum(other, dist[p]) <= hi_h)
-        pp, kk, oo = p[size_ok], k[size_ok], other[size_ok]
-        for sign in (1.0, -1.0):
-            side_rho.append(np.stack([pa_r[pp], rho[kk], pb_r[pp], rho[kk] + sign * oo], axis=1))
-            side_normal.append(np.stack([pa_n[pp], normal[kk], pb_n[pp], normal[kk]], axis=1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = _quad_of_sides_plain(np.concatenate(side_rho), np.concatenate(side_normal))
+    out = kernels_plain.line_rectangles(
+        np.ascontiguousarray(lines[:, 0]), normal, lo_h, hi_h, aspect,
+        float(np.cos(np.radians(quads._PARALLEL_DEG))),
+        float(np.sin(np.radians(90 - quads._RIGHT_ANGLE_TOL_DEG))), *quads._LINES_ASPECT,
+    )  # fmt: skip
     if not len(out):
         return np.zeros((0, 4, 2))
     out = out + np.array([x0, y0], np.float64)
