@@ -180,30 +180,30 @@ def test_the_demo_enters_the_table_s_vote_no_camera_sees(
     assert "Pic Flip  OK: scores match the rendered truth" in proc.stdout
 
 
+@pytest.mark.parametrize(
+    ("name", "data", "game", "players", "said"),
+    [
+        # OpenCV cannot open it
+        ("not-a-video.mp4", b"garbage", "picmix", "A,B", "cannot open"),
+        # OpenCV opens a junk .jpg (as an image sequence) and decodes nothing from it
+        ("junk.jpg", b"not an image" * 20, "pickpic", "A,B,C", "no frame could be decoded"),
+    ],
+)
 def test_a_source_that_cannot_be_read_leaves_no_empty_session(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    data: bytes,
+    game: str,
+    players: str,
+    said: str,
 ) -> None:
-    bad = tmp_path / "not-a-video.mp4"
-    bad.write_bytes(b"garbage")
+    bad = tmp_path / name
+    bad.write_bytes(data)
     db = tmp_path / "s.db"
-    argv = ["play", "picmix", "--players", "A,B", "--video", str(bad), "--db", str(db),
+    argv = ["play", game, "--players", players, "--video", str(bad), "--db", str(db),
             "--headless", "--no-page"]  # fmt: skip
     assert main(argv) == 2
-    assert "cannot open" in capsys.readouterr().err
-    with EventStore(db) as store:
-        assert store.sessions() == []
-
-
-def test_a_file_opened_but_without_a_frame_leaves_no_empty_session(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # OpenCV opens a junk .jpg (as an image sequence) and reads nothing from it.
-    bad = tmp_path / "junk.jpg"
-    bad.write_bytes(b"not an image" * 20)
-    db = tmp_path / "s.db"
-    argv = ["play", "pickpic", "--players", "A,B,C", "--video", str(bad), "--db", str(db),
-            "--headless", "--no-page"]  # fmt: skip
-    assert main(argv) == 2
-    assert "no frame could be decoded" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
     with EventStore(db) as store:
         assert store.sessions() == []

@@ -45,9 +45,9 @@ class Debouncer(Generic[T]):
     _since: float | None = field(default=None, repr=False)
     _count: int = field(default=0, repr=False)
     # the candidate that differing readings interrupted: (value, since, count), and when
-    # they began
+    # the first of them came
     _held: tuple[T, float, int] | None = field(default=None, repr=False)
-    _differing: float = field(default=0.0, repr=False)
+    _differing_since: float = field(default=0.0, repr=False)
     _glitched: bool = field(default=False, repr=False)  # the candidate's wait had its glitch
 
     def update(
@@ -58,7 +58,7 @@ class Debouncer(Generic[T]):
             self._held = None
             return None
         if self._held is not None:
-            if t - self._differing > self.glitch_s:
+            if t - self._differing_since > self.glitch_s:
                 self._held = None  # differing for too long: a change, not a glitch
             elif value == self._held[0]:
                 # the readings in between were a glitch: the candidate goes on
@@ -71,7 +71,7 @@ class Debouncer(Generic[T]):
             and not self._glitched
         ):
             assert self._since is not None
-            self._held, self._differing = (self._candidate, self._since, self._count), t
+            self._held, self._differing_since = (self._candidate, self._since, self._count), t
         if value == self.confirmed:
             self._candidate, self._since, self._count = None, None, 0
             return None
