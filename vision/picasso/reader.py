@@ -34,7 +34,7 @@ from vision.picasso.occlusion import (
 )
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
-from vision.picasso.seams import DIP, Lightness, seam_cues
+from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
 from vision.picasso.stick_lines import DARK_PX, blur_halo, wood_map
@@ -105,7 +105,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
-    stick_fits = join_in_line(stick_fits, sg.normalised, s, profile, wm)
+    stick_fits = join_in_line(
+        stick_fits, sg.normalised, s, profile, wm, frame_px_per_mm=view.frame_px_per_mm
+    )
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
     # Shapes: colours mended under the string.
     patches: list[ShapePatch] = []
@@ -188,17 +190,31 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     )
 
 
+#: How far, in frame pixels, the near ends of two sticks end to end may lie off the line
+#: through their far ends and still be one line (``join_in_line``; never less than 1.5 mm).
+IN_LINE_FRAME_PX = 3.0
+
+
 def join_in_line(
     fits: list[StickFit],
     normalised: NDArray[np.uint8],
     s: float,
     profile: KitProfile,
     wood_mp: NDArray[np.uint8] | None = None,
+    *,
+    frame_px_per_mm: float | None = None,
 ) -> list[StickFit]:
     """Two sticks found end to end in one line, together as long as a kit stick, are that
     stick unless the seam test finds their joint (``vision.picasso.seams``): the stick
-    search may cut a long stick it cannot see whole (under the string, in a heap) in two."""
+    search may cut a long stick it cannot see whole (under the string, in a heap) in two.
+
+    "In one line" allows what the camera could not resolve: the near ends may lie
+    ``IN_LINE_FRAME_PX`` frame pixels off the line through the far ends (at least 1.5 mm),
+    where ``frame_px_per_mm`` says how finely the camera saw the canvas (None: finely)."""
     lengths = [k.length_mm for k in profile.sorted_sticks]
+    off_mm = 1.5
+    if frame_px_per_mm is not None and frame_px_per_mm > 0:
+        off_mm = max(off_mm, IN_LINE_FRAME_PX / frame_px_per_mm)
     gray = Lightness(normalised)
     out = list(fits)
     changed = True
@@ -207,7 +223,7 @@ def join_in_line(
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
                 a, b = out[i], out[j]
-                joined = _in_line(a, b, 20.0)
+                joined = _in_line(a, b, 20.0, off_mm)
                 if joined is None:
                     continue
                 if not _bridged(joined, a, b, wood_mp, s):
@@ -227,7 +243,7 @@ def join_in_line(
                 at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
                 others = [(g.p0, g.p1) for g in out if g is not a and g is not b]
                 cues = seam_cues(gray, p0, p1, at, others, s, profile, wood_mp)
-                if cues.dip >= DIP and cues.clear and not cues.crossed:
+                if cues.seam:
                     continue  # a seam: two sticks indeed
                 merged = StickFit(kind.kind, p0, p1, total, False)
                 out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
@@ -267,15 +283,19 @@ def _bridged(
 
 
 def _in_line(
-    a: StickFit, b: StickFit, max_gap_mm: float = 6.0
+    a: StickFit, b: StickFit, max_gap_mm: float = 6.0, off_mm: float = 1.5
 ) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]] | None:
-    """(far end of a, joint, far end of b) when a and b lie end to end in one line (within
-    4 degrees and 1.5 mm, the near ends at most ``max_gap_mm`` apart), else None."""
+    """(far end of a, joint, far end of b) when a and b lie end to end in one line (the
+    near ends within ``off_mm`` of the line through the far ends, the two directions within
+    4 degrees, or what ``off_mm`` at each end of the shorter allows; the near ends at most
+    ``max_gap_mm`` apart), else None."""
     # The direction test first, in plain floats: most pairs of sticks fail it.
     dax, day = a.p1[0] - a.p0[0], a.p1[1] - a.p0[1]
     dbx, dby = b.p1[0] - b.p0[0], b.p1[1] - b.p0[1]
-    cos = abs(dax * dbx + day * dby) / max(math.hypot(dax, day) * math.hypot(dbx, dby), 1e-9)
-    if cos < math.cos(math.radians(4.0)):
+    la, lb = math.hypot(dax, day), math.hypot(dbx, dby)
+    cos = abs(dax * dbx + day * dby) / max(la * lb, 1e-9)
+    turn = max(4.0, math.degrees(math.atan2(2.0 * off_mm, max(min(la, lb), 1e-9))))
+    if cos < math.cos(math.radians(turn)):
         return None
     ea = np.array([a.p0, a.p1], np.float64)
     eb = np.array([b.p0, b.p1], np.float64)
@@ -287,7 +307,7 @@ def _in_line(
     axis = far_b - far_a
     axis /= max(float(np.linalg.norm(axis)), 1e-9)
     normal = np.array([-axis[1], axis[0]])
-    if max(abs(float((p - far_a) @ normal)) for p in (ea[i], eb[j])) > 1.5:
+    if max(abs(float((p - far_a) @ normal)) for p in (ea[i], eb[j])) > off_mm:
         return None
     joint = (ea[i] + eb[j]) / 2
     return (

@@ -91,12 +91,13 @@ class SeamCues:
     turn_deg: float
     crossed: bool
     clear: bool = True
+    elsewhere: float = 0.0
 
     @property
     def seam(self) -> bool:
         if self.crossed or not self.clear:
             return False
-        return self.dip >= DIP
+        return self.dip >= DIP and self.dip > self.elsewhere
 
 
 def _half_line(
@@ -204,7 +205,57 @@ def seam_cues(
         clear = not bool((vals == 2).any())  # the string does not lie across
         if clear:
             clear = not _string_across(wood_mp, joint, d, n, width, s)
-    return SeamCues(dip, offset, turn, crossed, clear)
+    elsewhere = 0.0
+    if dip >= DIP and clear and not crossed:
+        elsewhere = _dip_elsewhere(gray, p0, d, n, length, at_mm, others, s, width, wood_mp)
+    return SeamCues(dip, offset, turn, crossed, clear, elsewhere)
+
+
+def _dip_elsewhere(
+    gray: Lightness,
+    p0: NDArray[np.float64],
+    d: NDArray[np.float64],
+    n: NDArray[np.float64],
+    length: float,
+    at_mm: float,
+    others: list[tuple[tuple[float, float], tuple[float, float]]],
+    s: float,
+    width: float,
+    wood_mp: NDArray[np.uint8] | None,
+) -> float:
+    """The deepest dip the seam test measures along the same stick away from the joint
+    (more than 8 mm from it, 14 mm in from the ends, nowhere another stick crosses or the
+    string lies across): the grain, noise and JPEG of this view of this stick. 0 when no
+    such place is left."""
+    ts = np.arange(2.0, length - 1.99, 0.25)
+    if ts.size < 2:
+        return 0.0
+    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
+    pts = p0[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
+    prof = gray.remap(
+        (pts[..., 0] * s - 0.5).astype(np.float32), (pts[..., 1] * s - 0.5).astype(np.float32)
+    ).mean(0)
+    centres = np.arange(14.0, length - 13.99, 1.0)
+    centres = centres[np.abs(centres - at_mm) > 8.0]
+    best = 0.0
+    h = w = 0
+    if wood_mp is not None:
+        h, w = wood_mp.shape
+    for c in centres:
+        q = p0 + d * c
+        if any(_crosses(q, d, width, q0, q1) for q0, q1 in others):
+            continue
+        if wood_mp is not None:
+            xs = np.clip(np.round((q[0] + np.array([-4.0, 0.0, 4.0]) * d[0]) * s - 0.5), 0, w - 1)
+            ys = np.clip(np.round((q[1] + np.array([-4.0, 0.0, 4.0]) * d[1]) * s - 0.5), 0, h - 1)
+            if (wood_mp[ys.astype(int), xs.astype(int)] == 2).any():
+                continue
+        rel = ts - c
+        mid = np.abs(rel) <= 2.5
+        ring = (np.abs(rel) > 4.0) & (np.abs(rel) <= 12.0)
+        base = float(np.median(prof[ring]))
+        best = max(best, (base - float(prof[mid].min())) / max(base, 1e-6))
+    return best
 
 
 def _string_across(

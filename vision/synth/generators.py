@@ -480,11 +480,12 @@ def picasso_board_with(
     pieces: Sequence[PieceSpec],
     *,
     look: BoardLook | None = None,
+    tier: str | Tier = "normal",
 ) -> SceneSpec:
-    """The Picasso board of a normal-tier scene drawn from ``rng`` (camera, table, board
+    """The Picasso board of a scene of ``tier`` drawn from ``rng`` (camera, table, board
     pose, ``look``), with exactly ``pieces`` on it: no supply beside it, no hand."""
     spec = random_picasso_board(
-        rng, "normal", n_sticks=0, n_shapes=0, string=False, supply=False, n_hands=0, look=look
+        rng, tier, n_sticks=0, n_shapes=0, string=False, supply=False, n_hands=0, look=look
     )
     assert spec.board is not None
     return replace(spec, board=replace(spec.board, pieces=tuple(pieces)))

@@ -214,11 +214,11 @@ def bench_picasso(
 
 
 def seam_boards(
-    n: int, seed: int = 1, looks: str | None = None
+    n: int, seed: int = 1, looks: str | None = None, tier: str = "normal"
 ) -> Iterator[tuple[NDArray[np.uint8], list[tuple[str, float, float]]]]:
-    """Rendered normal-tier boards with eight slots each: a long stick, or two short sticks
-    end to end in line (a gap of 0-1 mm, up to 1 mm out of line, up to 2.5 degrees turned),
-    in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)]). ``looks``: the kit look
+    """Rendered boards of ``tier`` (its camera, blur and JPEG) with eight slots each: a long
+    stick, or two short sticks end to end in line (a gap of 0-1 mm, up to 1 mm out of line,
+    up to 2.5 degrees turned), in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)]). ``looks``: the kit look
     (None or ``"kit"``), or a random look of the group ``"dev"`` or ``"held"`` per board."""
 
     from vision.synth import (
@@ -254,16 +254,19 @@ def seam_boards(
             truth.append(("pair", cx, cy))
         scene = seed * SEED_STRIDE + b
         look = None if looks in (None, "kit") else board_look(scene, looks)
-        spec = picasso_board_with(np.random.default_rng(scene), pieces, look=look)
+        spec = picasso_board_with(np.random.default_rng(scene), pieces, look=look, tier=tier)
         frame, _ = render_scene(spec, seed=scene, provider=StandInTextures())
         yield frame, truth
 
 
-def bench_seams(n: int = 12, seed: int = 1, looks: str | None = None) -> dict[str, Any]:
+def bench_seams(
+    n: int = 12, seed: int = 1, looks: str | None = None, tier: str = "normal"
+) -> dict[str, Any]:
     """How often two short sticks laid end to end in line are read as two short sticks (by
-    the seam test), and a long stick as one long stick, on ``seam_boards(n, seed, looks)``."""
+    the seam test), and a long stick as one long stick, on ``seam_boards(n, seed, looks,
+    tier)``."""
     out = {"long": [0, 0], "pair": [0, 0]}
-    for frame, truth in seam_boards(n, seed, looks):
+    for frame, truth in seam_boards(n, seed, looks, tier):
         reading = read_board(frame)
         if isinstance(reading, Failure):
             continue
@@ -866,7 +869,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.seams:
-        print(json.dumps(bench_seams(args.n, args.seed or 1, args.looks)))
+        print(json.dumps(bench_seams(args.n, args.seed or 1, args.looks, args.tier)))
         return 0
     res = bench_picasso(
         args.tier,
