@@ -218,8 +218,9 @@ def seam_boards(
 ) -> Iterator[tuple[NDArray[np.uint8], list[tuple[str, float, float]]]]:
     """Rendered boards of ``tier`` (its camera, blur and JPEG) with eight slots each: a long
     stick, or two short sticks end to end in line (a gap of 0-1 mm, up to 1 mm out of line,
-    up to 2.5 degrees turned), in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)]). ``looks``: the kit look
-    (None or ``"kit"``), or a random look of the group ``"dev"`` or ``"held"`` per board."""
+    up to 2.5 degrees turned), in any direction: (frame, [(``"long"`` or ``"pair"``, x, y)]).
+    ``looks``: the kit look (None or ``"kit"``), or a random look of the group ``"dev"`` or
+    ``"held"`` per board."""
 
     from vision.synth import (
         StandInTextures,
