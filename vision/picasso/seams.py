@@ -171,17 +171,8 @@ def seam_cues(
     n = np.array([-d[1], d[0]])
     joint = p0 + d * at_mm
     crossed = any(_crosses(joint, d, width, q0, q1) for q0, q1 in others)
-    # lightness along the middle of the stick
     ts = np.arange(-12.0, 12.01, 0.25)
-    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
-    pts = joint[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
-    prof = gray.remap(
-        (pts[..., 0] * s - 0.5).astype(np.float32), (pts[..., 1] * s - 0.5).astype(np.float32)
-    ).mean(0)
-    mid = np.abs(ts) <= 2.5
-    ring = (np.abs(ts) > 4.0) & (np.abs(ts) <= 12.0)
-    base = float(np.median(prof[ring]))
-    dip = (base - float(prof[mid].min())) / max(base, 1e-6)
+    dip = _dip(_middle(gray, joint, d, n, ts, width, s), ts)
     offset = turn = 0.0
     if measure_alignment:
         a = _half_line(gray, joint, -d, n, 4.0, min(at_mm, 40.0) - 3.0, width, s)
@@ -230,11 +221,7 @@ def _dip_elsewhere(
     ts = np.arange(2.0, length - 1.99, 0.25)
     if ts.size < 2:
         return 0.0
-    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
-    pts = p0[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
-    prof = gray.remap(
-        (pts[..., 0] * s - 0.5).astype(np.float32), (pts[..., 1] * s - 0.5).astype(np.float32)
-    ).mean(0)
+    prof = _middle(gray, p0, d, n, ts, width, s)
     centres = np.arange(14.0, length - 13.99, 1.0)
     centres = centres[np.abs(centres - at_mm) > 8.0]
     best = 0.0
@@ -250,12 +237,39 @@ def _dip_elsewhere(
             ys = np.clip(np.round((q[1] + np.array([-4.0, 0.0, 4.0]) * d[1]) * s - 0.5), 0, h - 1)
             if (wood_mp[ys.astype(int), xs.astype(int)] == 2).any():
                 continue
-        rel = ts - c
-        mid = np.abs(rel) <= 2.5
-        ring = (np.abs(rel) > 4.0) & (np.abs(rel) <= 12.0)
-        base = float(np.median(prof[ring]))
-        best = max(best, (base - float(prof[mid].min())) / max(base, 1e-6))
+        best = max(best, _dip(prof, ts - c))
     return best
+
+
+def _middle(
+    gray: Lightness,
+    origin: NDArray[np.float64],
+    d: NDArray[np.float64],
+    n: NDArray[np.float64],
+    ts: NDArray[np.float64],
+    width: float,
+    s: float,
+) -> NDArray[np.float32]:
+    """The lightness along the middle of a stick (1.5 mm in from its long edges, averaged
+    across) at ``ts`` mm from ``origin`` along ``d``."""
+    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
+    pts = origin[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
+    return np.asarray(
+        gray.remap(
+            (pts[..., 0] * s - 0.5).astype(np.float32),
+            (pts[..., 1] * s - 0.5).astype(np.float32),
+        ).mean(0),
+        np.float32,
+    )
+
+
+def _dip(prof: NDArray[np.float32], rel: NDArray[np.float64]) -> float:
+    """The seam test's dip in ``prof`` about the place where ``rel`` (mm from it) is 0: its
+    darkest within 2.5 mm below the median from 4 to 12 mm on both sides, relative to that."""
+    mid = np.abs(rel) <= 2.5
+    ring = (np.abs(rel) > 4.0) & (np.abs(rel) <= 12.0)
+    base = float(np.median(prof[ring]))
+    return (base - float(prof[mid].min())) / max(base, 1e-6)
 
 
 def _string_across(
