@@ -5,7 +5,7 @@ the same stick."""
 from __future__ import annotations
 
 from vision.picasso.reader import _in_line
-from vision.picasso.seams import SeamCues
+from vision.picasso.seams import STANDS_OUT, SeamCues
 from vision.picasso.sticks import StickFit
 
 
@@ -35,3 +35,11 @@ def test_a_dip_no_deeper_than_elsewhere_along_the_stick_is_no_seam() -> None:
     assert SeamCues(0.06, 0.0, 0.0, False, True, elsewhere=0.03).seam
     assert not SeamCues(0.04, 0.0, 0.0, False, True, elsewhere=0.0).seam
     assert not SeamCues(0.2, 0.0, 0.0, True, True, elsewhere=0.0).seam
+
+
+def test_a_seam_stands_out_from_the_sticks_own_dips() -> None:
+    # Hard run seed 1, boards 19 and 95: whole long sticks on views of 0.84 and 0.82 frame
+    # px/mm, a dip of 0.06 at mid-length against 0.054 and 0.047 elsewhere along them.
+    assert not SeamCues(0.06, 0.0, 0.0, False, True, elsewhere=0.054).seam
+    assert not SeamCues(0.06, 0.0, 0.0, False, True, elsewhere=0.047).seam
+    assert SeamCues(0.06, 0.0, 0.0, False, True, elsewhere=0.06 / STANDS_OUT - 0.001).seam

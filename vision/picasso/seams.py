@@ -32,6 +32,9 @@ from vision.picasso.profile import KitProfile
 from vision.picasso.segment import WHITE_LEVEL
 
 DIP = 0.05
+#: ...and deeper by this factor than the deepest dip the same test measures elsewhere along
+#: the stick (``SeamCues.elsewhere``: grain, JPEG and noise on a coarse view).
+STANDS_OUT = 1.3
 #: A joint is not looked for within this much beyond a crossing stick's side (with 1.2
 #: stick widths from its centre line): a stick lying over another casts its shadow across
 #: it a few millimetres off, a dip like a seam's (dark wood under a hard light, where the
@@ -97,7 +100,7 @@ class SeamCues:
     def seam(self) -> bool:
         if self.crossed or not self.clear:
             return False
-        return self.dip >= DIP and self.dip > self.elsewhere
+        return self.dip >= DIP and self.dip > STANDS_OUT * self.elsewhere
 
 
 def _half_line(
