@@ -269,12 +269,14 @@ def blank_frame(
     out[:, :always] = CANVAS
     out[:, w - always :] = CANVAS
     views = (out, out[::-1], out.T, out.T[::-1])  # top, bottom, left, right: edge at row 0
+    # The run is measured from where the always-blanked band ends (measured from the edge
+    # itself, it began on the canvas just set there, and nothing was ever blanked beyond).
     for v in views:
-        strip = v[: search + 1] != CANVAS
-        depth = np.where(strip.all(0), search + 1, np.argmin(strip, 0))
-        shallow = depth <= search
-        rows = np.arange(search + 1)[:, None]
-        v[: search + 1][(rows < depth[None, :]) & shallow[None, :]] = CANVAS
+        strip = v[always : search + 1] != CANVAS
+        depth = np.where(strip.all(0), search + 1 - always, np.argmin(strip, 0))
+        shallow = depth <= search - always
+        rows = np.arange(search + 1 - always)[:, None]
+        v[always : search + 1][(rows < depth[None, :]) & shallow[None, :]] = CANVAS
     return out, (always, always, always, always)
 
 
