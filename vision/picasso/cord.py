@@ -19,8 +19,13 @@ from numpy.typing import NDArray
 from vision.picasso.masks import opened
 from vision.picasso.profile import KitProfile
 
-#: The string counts when this much of it (mm of line) shows.
-MIN_LENGTH_MM = 80.0
+#: The string counts when this much of it (mm of line) shows: a quarter of KIT.md's string
+#: (about 600 mm). On rendered boards a string on the canvas shows 182 mm and more (normal
+#: run seed 0, development and wide looks of run seed 1, hard run seeds 0-1: the least,
+#: a white string on a cream canvas); pieces of line where there is no string (a shape's
+#: colour fringe, the pixel model's specks on a blurred heap) added up to 89-146 mm on hard
+#: boards seen at 0.55-0.67 frame px/mm (80 mm before).
+MIN_LENGTH_MM = 150.0
 #: A piece of dark line with this share of it within ``SHADOW_REACH_MM`` of a stick or a
 #: shape is that piece's hard drop shadow.
 SHADOW_HUG = 0.85
