@@ -216,8 +216,8 @@ def evaluate(net, pairs) -> None:
 def export(net) -> None:
     """Write the ONNX file, its last layer's biases lowered by the log of the class weights
     (the weighted loss's optimum is the class probability times its weight: this undoes it,
-    so that a stick's edge lies where stick and canvas are equally likely), and the
-    manifest entry."""
+    so that a stick's edge lies where stick and canvas are equally likely) and its joins
+    split (``split_joins``), and the manifest entry."""
     import copy
 
     import torch
@@ -237,6 +237,11 @@ def export(net) -> None:
         opset_version=17,
         dynamo=False,
     )
+    import onnx
+
+    from models.picasso_seg.split_joins import split_joins
+
+    onnx.save(split_joins(onnx.load(str(ONNX_FILE))), str(ONNX_FILE))
     digest = hashlib.sha256(ONNX_FILE.read_bytes()).hexdigest()
     man = json.loads(MANIFEST.read_text(encoding="utf-8"))
     man["models"]["picasso_seg"] = {
@@ -248,7 +253,8 @@ def export(net) -> None:
             "canvas": "vision/picasso/pixel_model.py model_input(): the normalised canvas "
             "(segment.normalise, canvas = 200) as BGR / 255, then the colour table's classes "
             "(segment.classify with the kit profile) as 0/1 planes: wood, dark, grey, other, "
-            "any shape colour; channels first",
+            "any shape colour; channels first; height and width padded with zeros to "
+            "multiples of 8 (the joins upsample by 2: models/picasso_seg/split_joins.py)",
             "logits": "class logits at half resolution (ceil(H / 2), ceil(W / 2))",
         },
         "labels": list(CLASSES),

@@ -23,10 +23,80 @@ _SCENES = [1 * 1_000_003 + i for i in (4, 9, 10, 11)]
 def test_the_model_is_in_the_manifest_and_answers_at_half_resolution() -> None:
     model = load_model(pixel_model.MODEL_NAME)
     assert model.labels == CLASSES
-    x = np.zeros((1, pixel_model.IN_CHANNELS, 390, 540), np.float32)
-    assert model.run(x).shape == (1, len(CLASSES), 195, 270)
+    x = np.zeros((1, pixel_model.IN_CHANNELS, 392, 544), np.float32)
+    assert model.run(x).shape == (1, len(CLASSES), 196, 272)
     with pytest.raises(ValueError, match="input must be"):
-        model.run(np.zeros((1, 3, 390, 540), np.float32))
+        model.run(np.zeros((1, 3, 392, 544), np.float32))
+    # a canvas of any size: padded to the model's multiple of 8, the answer cut back
+    canvas = np.full((390, 541, 3), 200, np.uint8)
+    logits = pixel_model.half_logits(canvas, np.zeros((390, 541), np.uint8))
+    assert logits is not None and logits.shape == (len(CLASSES), 195, 271)
+
+
+def test_the_split_joins_answer_as_the_network_exported() -> None:
+    """``models/picasso_seg/split_joins.py``: the 1 x 1 convolutions after the joins split
+    in two, the coarse half before the upsampling; the same logits as the concatenation."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from models.picasso_seg.split_joins import check, split_joins
+
+    rng = np.random.default_rng(1)
+
+    def conv(name: str, i: str, o: str, cin: int, cout: int, k: int, s: int = 1) -> list:
+        w = numpy_helper.from_array(
+            rng.normal(0, 0.3, (cout, cin, k, k)).astype(np.float32), f"{name}.w"
+        )
+        b = numpy_helper.from_array(rng.normal(0, 0.1, cout).astype(np.float32), f"{name}.b")
+        node = helper.make_node(
+            "Conv",
+            [i, w.name, b.name],
+            [o],
+            kernel_shape=[k, k],
+            strides=[s, s],
+            pads=[k // 2] * 4,
+        )
+        return [node, w, b]
+
+    # canvas -> a (stride 2) -> b (stride 2); Resize(b) to a's size; Conv1x1(Concat(a, up))
+    parts = conv("a", "canvas", "a", 8, 4, 3, 2) + conv("b", "a", "b", 4, 6, 3, 2)
+    nodes = [p for p in parts if not hasattr(p, "dims")]
+    inits = [p for p in parts if hasattr(p, "dims")]
+    sl = [numpy_helper.from_array(np.array([v], np.int64), n) for v, n in ((0, "s0"), (2, "s1"))]
+    nodes += [
+        helper.make_node("Shape", ["b"], ["bs"]),
+        helper.make_node("Slice", ["bs", "s0", "s1"], ["nc"]),
+        helper.make_node("Shape", ["a"], ["as"]),
+        helper.make_node("Slice", ["as", "s1", "s2"], ["hw"]),
+        helper.make_node("Concat", ["nc", "hw"], ["sizes"], axis=0),
+        helper.make_node(
+            "Resize",
+            ["b", "", "", "sizes"],
+            ["up"],
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode="floor",
+        ),
+        helper.make_node("Concat", ["a", "up"], ["cat"], axis=1),
+    ]
+    inits += [*sl, numpy_helper.from_array(np.array([4], np.int64), "s2")]
+    head = conv("h", "cat", "logits", 10, 5, 1)
+    nodes.append(head[0])
+    inits += head[1:]
+    graph = helper.make_graph(
+        nodes,
+        "join",
+        [helper.make_tensor_value_info("canvas", onnx.TensorProto.FLOAT, [1, 8, None, None])],
+        [helper.make_tensor_value_info("logits", onnx.TensorProto.FLOAT, [1, 5, None, None])],
+        inits,
+    )
+    before = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    before.ir_version = 8
+    after = split_joins(before)
+    assert "Concat" not in [n.op_type for n in after.graph.node]
+    assert check(before, after) < 1e-4
+    with pytest.raises(ValueError, match="no join"):
+        split_joins(after)
 
 
 def _iou(pred: np.ndarray, truth: np.ndarray, k: int) -> float:

@@ -27,6 +27,8 @@ CANVAS, STICK, STRING, SHAPE, OTHER = range(5)
 #: The model's input planes: B, G, R, then the colour table's wood, dark, grey, other and
 #: any shape colour (``model_input``).
 IN_CHANNELS = 8
+#: The model's input height and width are multiples of this (``half_logits`` pads them).
+MULTIPLE = 8
 
 _LOCK = threading.Lock()
 _MODEL: object | None = None
@@ -48,19 +50,27 @@ def _model() -> object | None:
         return _MODEL
 
 
-def model_input(normalised: NDArray[np.uint8], table: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(1, IN_CHANNELS, H, W) float32: the normalised picture ((H, W, 3) uint8, canvas =
+def model_input(
+    normalised: NDArray[np.uint8], table: NDArray[np.uint8], multiple: int = 1
+) -> NDArray[np.float32]:
+    """(1, IN_CHANNELS, H', W') float32: the normalised picture ((H, W, 3) uint8, canvas =
     200) as BGR / 255, and the colour table's classes (``table``: (H, W) uint8 codes of
-    ``segment.classify``) as 0/1 planes: wood, dark, grey, other, any shape colour."""
+    ``segment.classify``) as 0/1 planes: wood, dark, grey, other, any shape colour; H' and
+    W' are H and W rounded up to a ``multiple``, the rows and columns added zero."""
     from vision.picasso import segment as seg
 
     h, w = normalised.shape[:2]
-    x = np.empty((1, IN_CHANNELS, h, w), np.float32)
-    x[0, :3] = normalised.transpose(2, 0, 1)
-    x[0, :3] *= np.float32(1.0 / 255.0)
+    hp, wp = -(-h // multiple) * multiple, -(-w // multiple) * multiple
+    x = np.empty((1, IN_CHANNELS, hp, wp), np.float32)
+    if (hp, wp) != (h, w):
+        x[:, :, h:] = 0.0
+        x[:, :, :h, w:] = 0.0
+    v = x[0, :, :h, :w]
+    v[:3] = normalised.transpose(2, 0, 1)
+    v[:3] *= np.float32(1.0 / 255.0)
     for k, code in enumerate((seg.WOOD, seg.DARK, seg.GREY, seg.OTHER)):
-        np.equal(table, code, out=x[0, 3 + k], casting="unsafe")
-    np.greater_equal(table, seg.FIRST_COLOUR, out=x[0, 7], casting="unsafe")
+        np.equal(table, code, out=v[3 + k], casting="unsafe")
+    np.greater_equal(table, seg.FIRST_COLOUR, out=v[7], casting="unsafe")
     return x
 
 
@@ -73,7 +83,14 @@ def half_logits(
     model = _model()
     if model is None:
         return None
-    return np.asarray(model.run(model_input(normalised, table))[0], np.float32)  # type: ignore[attr-defined]
+    # The model upsamples its coarse levels by a constant factor of 2
+    # (``models/picasso_seg/split_joins.py``): its input is padded to a multiple of 8 with
+    # zeros, as its convolutions pad it (on rendered boards, no class changed farther than
+    # 14 half-pixels from the bottom and right edges), and the answer cut back.
+    h, w = normalised.shape[:2]
+    x = model_input(normalised, table, MULTIPLE)
+    out = np.asarray(model.run(x)[0], np.float32)  # type: ignore[attr-defined]
+    return np.ascontiguousarray(out[:, : (h + 1) // 2, : (w + 1) // 2])
 
 
 def argmax(logits: NDArray[np.float32]) -> NDArray[np.uint8]:
