@@ -253,8 +253,9 @@ def export(net) -> None:
             "canvas": "vision/picasso/pixel_model.py model_input(): the normalised canvas "
             "(segment.normalise, canvas = 200) as BGR / 255, then the colour table's classes "
             "(segment.classify with the kit profile) as 0/1 planes: wood, dark, grey, other, "
-            "any shape colour; channels first; height and width padded with zeros to "
-            "multiples of 8 (the joins upsample by 2: models/picasso_seg/split_joins.py)",
+            "any shape colour; channels first; height and width padded to multiples of 8 "
+            "by repeating the last rows and columns (the joins upsample by 2: "
+            "models/picasso_seg/split_joins.py)",
             "logits": "class logits at half resolution (ceil(H / 2), ceil(W / 2))",
         },
         "labels": list(CLASSES),

@@ -56,21 +56,24 @@ def model_input(
     """(1, IN_CHANNELS, H', W') float32: the normalised picture ((H, W, 3) uint8, canvas =
     200) as BGR / 255, and the colour table's classes (``table``: (H, W) uint8 codes of
     ``segment.classify``) as 0/1 planes: wood, dark, grey, other, any shape colour; H' and
-    W' are H and W rounded up to a ``multiple``, the rows and columns added zero."""
+    W' are H and W rounded up to a ``multiple``, the rows and columns added repeating the
+    last ones (an arm coming in over the bottom or right edge goes on to the padded edge,
+    as it does to the picture's edge without padding)."""
     from vision.picasso import segment as seg
 
     h, w = normalised.shape[:2]
     hp, wp = -(-h // multiple) * multiple, -(-w // multiple) * multiple
     x = np.empty((1, IN_CHANNELS, hp, wp), np.float32)
-    if (hp, wp) != (h, w):
-        x[:, :, h:] = 0.0
-        x[:, :, :h, w:] = 0.0
     v = x[0, :, :h, :w]
     v[:3] = normalised.transpose(2, 0, 1)
     v[:3] *= np.float32(1.0 / 255.0)
     for k, code in enumerate((seg.WOOD, seg.DARK, seg.GREY, seg.OTHER)):
         np.equal(table, code, out=v[3 + k], casting="unsafe")
     np.greater_equal(table, seg.FIRST_COLOUR, out=v[7], casting="unsafe")
+    if wp > w:
+        x[0, :, :h, w:] = v[:, :, w - 1 : w]
+    if hp > h:
+        x[0, :, h:] = x[0, :, h - 1 : h]
     return x
 
 
@@ -84,9 +87,9 @@ def half_logits(
     if model is None:
         return None
     # The model upsamples its coarse levels by a constant factor of 2
-    # (``models/picasso_seg/split_joins.py``): its input is padded to a multiple of 8 with
-    # zeros, as its convolutions pad it (on rendered boards, no class changed farther than
-    # 14 half-pixels from the bottom and right edges), and the answer cut back.
+    # (``models/picasso_seg/split_joins.py``): its input is padded to a multiple of 8 by
+    # repeating the last rows and columns (padded with zeros, two hands of 41 coming in over
+    # the bottom or right edge of hard boards were no longer seen), and the answer cut back.
     h, w = normalised.shape[:2]
     x = model_input(normalised, table, MULTIPLE)
     out = np.asarray(model.run(x)[0], np.float32)  # type: ignore[attr-defined]
