@@ -48,3 +48,13 @@ def test_a_stick_lying_along_the_edge_a_little_in_stays() -> None:
     labels[6:18, 100:300] = WOOD  # 4 mm in from the top edge, 8 mm wide
     out, _ = blank_frame(labels, S)
     assert (out[6:18, 100:300] == WOOD).all()
+
+
+def test_a_fingertip_just_over_the_edge_stays() -> None:
+    # normal run seed 1, board 79: a hand over 0.28% of the canvas, reaching 4 mm in over
+    # 20 mm of the edge; blanked as frame, the hand was no longer seen
+    labels = _labels()
+    always = max(1, round(EDGE_IGNORE_MM * S))
+    labels[always : always + 6, 200:230] = WOOD
+    out, _ = blank_frame(labels, S)
+    assert (out[always : always + 6, 200:230] == WOOD).all()

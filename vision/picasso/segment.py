@@ -250,6 +250,19 @@ def classify(
 #: (a fit without lens model bows the canvas edges by a few millimetres).
 EDGE_IGNORE_MM = 1.0
 FRAME_SEARCH_MM = 6.0
+#: ...along at least this much of the edge (mm): a fingertip over the edge is narrower.
+FRAME_ALONG_MM = 40.0
+
+
+def _long_runs(flags: NDArray[np.bool_], length: int) -> NDArray[np.bool_]:
+    """``flags`` ((N,) bool) kept only in runs of at least ``length`` True in a row."""
+    padded = np.concatenate(([False], flags, [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    out = np.zeros_like(flags)
+    for start, stop in zip(edges[::2], edges[1::2], strict=True):
+        if stop - start >= length:
+            out[start:stop] = True
+    return out
 
 
 def blank_frame(
@@ -271,10 +284,14 @@ def blank_frame(
     views = (out, out[::-1], out.T, out.T[::-1])  # top, bottom, left, right: edge at row 0
     # The run is measured from where the always-blanked band ends (measured from the edge
     # itself, it began on the canvas just set there, and nothing was ever blanked beyond).
+    # Only a band of it along the edge: a shallow run shorter along the edge than
+    # ``FRAME_ALONG_MM`` is something coming in (a fingertip), not the frame.
+    along = round(FRAME_ALONG_MM * px_per_mm)
     for v in views:
         strip = v[always : search + 1] != CANVAS
         depth = np.where(strip.all(0), search + 1 - always, np.argmin(strip, 0))
-        shallow = depth <= search - always
+        shallow = (depth <= search - always) & (depth > 0)
+        shallow &= _long_runs(shallow, along)
         rows = np.arange(search + 1 - always)[:, None]
         v[always : search + 1][(rows < depth[None, :]) & shallow[None, :]] = CANVAS
     return out, (always, always, always, always)
