@@ -38,7 +38,7 @@ from vision.picasso.board import (
 )
 from vision.picasso.cord import _polyline
 from vision.picasso.dataset import render_board, scene_seed
-from vision.picasso.masks import opened, patches
+from vision.picasso.masks import opened, patches, runs
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.reading import COUNT_KEYS
 
@@ -512,7 +512,7 @@ def _stretch_ranges_reference(
     ok, ok_or_unknown, both = stretch._stretch_stats(band.wood, band.known, band.u, width)
     step = float(band.t[1] - band.t[0])
     out = []
-    for r0, r1 in stretch._runs(ok_or_unknown, round(stretch.GAP_MM / step)):
+    for r0, r1 in runs(ok_or_unknown, round(stretch.GAP_MM / step)):
         idx = np.flatnonzero(ok[r0 : r1 + 1])
         if idx.size == 0:
             continue
@@ -734,7 +734,7 @@ def test_a_lines_direction_is_made_when_asked() -> None:
 
 
 def test_the_runs_of_a_mask_are_the_plain_runs() -> None:
-    """``_runs`` (index ranges where a mask holds, gaps of up to ``gap`` bridged) is the
+    """``masks.runs`` (index ranges where a mask holds, gaps of up to ``gap`` bridged) is the
     plain walk along the mask, on random masks of several densities."""
 
     def plain(ok: np.ndarray, gap: int) -> list[tuple[int, int]]:
@@ -751,7 +751,7 @@ def test_the_runs_of_a_mask_are_the_plain_runs() -> None:
         for p in (0.0, 0.2, 0.7, 1.0):
             ok = rng.random(n) < p
             for gap in (0, 1, 3):
-                assert stretch._runs(ok, gap) == plain(ok, gap)
+                assert runs(ok, gap) == plain(ok, gap)
 
 
 def _covered_reference(

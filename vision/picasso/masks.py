@@ -1,4 +1,5 @@
-"""Exact shortcuts for operations on (H, W) uint8 0/1 masks of the rectified canvas.
+"""Exact shortcuts for operations on (H, W) uint8 0/1 masks of the rectified canvas, and the
+runs of a 1-D one (``runs``).
 
 Most masks the reader makes (dark pixels, unexplained pixels, thick dark patches) hold a
 few pixels of a large canvas; these give what the plain OpenCV call gives, pixel for pixel,
@@ -37,3 +38,18 @@ def opened(mask: NDArray[np.uint8], kernel: NDArray[np.uint8]) -> NDArray[np.uin
     x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
     out[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, kernel)
     return out
+
+
+def runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
+    """Index ranges [i0, i1] where the 1-D ``ok`` holds, bridging gaps of up to ``gap``
+    samples."""
+    # (``nonzero`` of 1-D arrays, without ``np.flatnonzero``'s wrappers)
+    idx = ok.nonzero()[0]
+    if idx.size == 0:
+        return []
+    # the steps between the indices (np.diff's, without its overhead)
+    breaks = ((idx[1:] - idx[:-1]) > gap + 1).nonzero()[0].tolist()
+    ids = idx.tolist()
+    starts = [ids[0]] + [ids[b + 1] for b in breaks]
+    ends = [ids[b] for b in breaks] + [ids[-1]]
+    return list(zip(starts, ends, strict=True))

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
 from vision.picasso.segment import WHITE_LEVEL
+from vision.picasso.stick_lines import DARK_PX
 
 DIP = 0.05
 #: ...and deeper by this factor than the deepest dip the same test measures elsewhere along
@@ -196,7 +197,7 @@ def seam_cues(
             (pw[..., 1] * s - 0.5).astype(np.float32),
             cv2.INTER_NEAREST,
         )
-        clear = not bool((vals == 2).any())  # the string does not lie across
+        clear = not bool((vals == DARK_PX).any())  # the string does not lie across
         if clear:
             clear = not _string_across(wood_mp, joint, d, n, width, s)
     elsewhere = 0.0
@@ -238,7 +239,7 @@ def _dip_elsewhere(
         if wood_mp is not None:
             xs = np.clip(np.round((q[0] + np.array([-4.0, 0.0, 4.0]) * d[0]) * s - 0.5), 0, w - 1)
             ys = np.clip(np.round((q[1] + np.array([-4.0, 0.0, 4.0]) * d[1]) * s - 0.5), 0, h - 1)
-            if (wood_mp[ys.astype(int), xs.astype(int)] == 2).any():
+            if (wood_mp[ys.astype(int), xs.astype(int)] == DARK_PX).any():
                 continue
         best = max(best, _dip(prof, ts - c))
     return best
@@ -299,8 +300,8 @@ def _string_across(
         cv2.INTER_NEAREST,
     )
     half = len(ub) // 2
-    left = tb[(side[:half] == 2).any(0)]
-    right = tb[(side[half:] == 2).any(0)]
+    left = tb[(side[:half] == DARK_PX).any(0)]
+    right = tb[(side[half:] == DARK_PX).any(0)]
     if not len(left) or not len(right):
         return False
     lo = np.minimum(left[:, None], right[None, :])

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso import pixel_model as pm
-from vision.picasso.masks import patches
+from vision.picasso.masks import patches, runs
 from vision.picasso.profile import KitProfile, Lab
 from vision.picasso.roles import assign_roles, colour_code, ink_bars, pale_bars
 
@@ -256,12 +256,10 @@ FRAME_ALONG_MM = 40.0
 
 def _long_runs(flags: NDArray[np.bool_], length: int) -> NDArray[np.bool_]:
     """``flags`` ((N,) bool) kept only in runs of at least ``length`` True in a row."""
-    padded = np.concatenate(([False], flags, [False]))
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
     out = np.zeros_like(flags)
-    for start, stop in zip(edges[::2], edges[1::2], strict=True):
-        if stop - start >= length:
-            out[start:stop] = True
+    for i0, i1 in runs(flags, 0):
+        if i1 - i0 + 1 >= length:
+            out[i0 : i1 + 1] = True
     return out
 
 

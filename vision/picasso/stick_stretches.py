@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.masks import runs
 from vision.picasso.profile import KitProfile
 from vision.picasso.stick_lines import _Band, _Candidate, _Line
 
@@ -195,20 +196,6 @@ def _recentre(band: _Band, t0: float, t1: float, width_mm: float, s: float) -> _
     return _Line(float(p[0]), float(p[1]), line.angle + math.atan(slope))
 
 
-def _runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
-    """Index ranges [i0, i1] where ``ok`` holds, bridging gaps of up to ``gap`` samples."""
-    # (``nonzero`` of 1-D arrays, without ``np.flatnonzero``'s wrappers)
-    idx = ok.nonzero()[0]
-    if idx.size == 0:
-        return []
-    # the steps between the indices (np.diff's, without its overhead)
-    breaks = ((idx[1:] - idx[:-1]) > gap + 1).nonzero()[0].tolist()
-    ids = idx.tolist()
-    starts = [ids[0]] + [ids[b + 1] for b in breaks]
-    ends = [ids[b] for b in breaks] + [ids[-1]]
-    return list(zip(starts, ends, strict=True))
-
-
 @lru_cache(maxsize=16)
 def _band_rows(
     u0: float, nu: int, width_mm: float
@@ -264,7 +251,7 @@ def _stretch_ranges(
     step = float(band.t[1] - band.t[0]) if band.t.size > 1 else STEP_MM
     out = []
     oki = ok.view(np.int8)
-    for r0, r1 in _runs(ok_or_unknown, round(GAP_MM / step)):
+    for r0, r1 in runs(ok_or_unknown, round(GAP_MM / step)):
         if through_mm is not None and not (band.t[r0] - 1.0 <= through_mm <= band.t[r1] + 1.0):
             continue
         if (r1 - r0) * step < min_len_mm:
