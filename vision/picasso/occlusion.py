@@ -217,6 +217,33 @@ def model_arms(
     return big[lab].astype(np.uint8)
 
 
+def stray_patches(other: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    """(H, W) uint8 0/1: the patches of ``other`` (what the classes call none of the pieces)
+    that lie inside the canvas (clear of the band along its edge) and hold no palm's disc
+    (``INNER_RADIUS_MM``): not a hand, by ``find_occluders``'s own rules. What they are is
+    unknown: part of a piece whose look the classes did not know, most often."""
+    h, w = other.shape
+    out = np.zeros((h, w), np.uint8)
+    x0, y0, box_w, box_h = cv2.boundingRect(other)
+    if box_w == 0:
+        return out
+    n, lab, stats = patches(other[y0 : y0 + box_h, x0 : x0 + box_w])
+    box = out[y0 : y0 + box_h, x0 : x0 + box_w]
+    edge = round(EDGE_BAND_MM * s)
+    for i in range(1, n):
+        x, y = stats[i, cv2.CC_STAT_LEFT] + x0, stats[i, cv2.CC_STAT_TOP] + y0
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge:
+            continue
+        if min(bw, bh) >= 2 * INNER_RADIUS_MM * s:
+            xs, ys = x - x0, y - y0
+            patch = (lab[ys : ys + bh, xs : xs + bw] == i).astype(np.uint8)
+            if cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s >= INNER_RADIUS_MM:
+                continue
+        box[lab == i] = 1
+    return out
+
+
 def find_occluders(candidates: NDArray[np.uint8], s: float) -> Occluders:
     """Keep the foreign patches among ``candidates`` ((H, W) uint8 0/1 unexplained
     pixels at ``s`` px/mm), by the rules of the module docstring."""

@@ -30,6 +30,7 @@ from vision.picasso.occlusion import (
     entering,
     find_occluders,
     model_arms,
+    stray_patches,
     wide_wood,
 )
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
@@ -101,7 +102,13 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     cord = without_shadow_lines(
         cord, (wood | (labels >= seg.FIRST_COLOUR)).astype(np.uint8), s, profile
     )
-    wm = wood_map(wood & (1 - wide), cord.mask, grey | (dark & (1 - cord.mask)))
+    # Shadows, dark specks that are not the string, and what the classes call none of the
+    # pieces where it is too small to be a hand (a stick of a look they did not know, most
+    # often): unknown, neither wood nor bare canvas.
+    unsure = grey | (dark & (1 - cord.mask))
+    if other.any():
+        unsure |= stray_patches(other, s)
+    wm = wood_map(wood & (1 - wide), cord.mask, unsure)
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
