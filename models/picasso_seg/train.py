@@ -82,7 +82,79 @@ def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out * 255.0, 0, 255).astype(np.uint8)
 
 
-def batch(pairs, idx, rng, n):
+#: Share of training crops whose pieces are painted anew, kind by kind (``paint``): 0 in the
+#: shipped model; ``--paint`` tries it (README: "Tried and left out").
+PAINT = 0.0
+#: Each kind (the sticks, the string, each shape) of a painted crop is painted with this
+#: probability; the others keep their colour.
+PAINT_KIND = 0.75
+#: Lightness (CIE L*) and chroma ranges of a new paint. The lightness is kept this far from
+#: the canvas's (about 80 once normalised) when the paint is nearly grey: a grey piece of
+#: the canvas's lightness cannot be seen, by a person or the model.
+PAINT_L = (6.0, 96.0)
+PAINT_CHROMA = (0.0, 75.0)
+PAINT_APART_L = 10.0
+PAINT_GREY_CHROMA = 12.0
+
+
+def _new_paint(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
+    """(L, a, b, lightness contrast, chroma contrast) of a random paint."""
+    while True:
+        light = rng.uniform(*PAINT_L)
+        chroma = rng.uniform(*PAINT_CHROMA)
+        if chroma >= PAINT_GREY_CHROMA or abs(light - 80.0) >= PAINT_APART_L:
+            break
+    hue = rng.uniform(0, 2 * np.pi)
+    return (
+        light,
+        chroma * np.cos(hue),
+        chroma * np.sin(hue),
+        rng.uniform(0.5, 1.4),
+        rng.uniform(0.3, 1.2),
+    )
+
+
+def paint(img: np.ndarray, cls: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop with its pieces painted anew, kind by kind: every stick one paint (a kit's
+    sticks are alike), the string another, each shape its own. A paint sets the pixels'
+    mean lightness and colour anywhere from black to white and from grey to vivid, and keeps
+    their grain and shading (the deviations from the mean, scaled), so that nothing but a
+    piece's width, length, straightness and outline says what it is: a black stick, a white
+    string, a honey stick beside a yellow shape. The edges blend over a pixel (the picture
+    is blurred there, the classes are not)."""
+    from models.picasso_seg.make_data import SHAPE, STICK, STRING
+
+    lab = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    masks = []
+    for kind in (STICK, STRING):
+        if rng.random() < PAINT_KIND:
+            masks.append(cls == kind)
+    n, parts = cv2.connectedComponents((cls == SHAPE).astype(np.uint8), connectivity=8)
+    for i in range(1, n):
+        if rng.random() < PAINT_KIND:
+            masks.append(parts == i)
+    out = lab.copy()
+    touched = np.zeros(cls.shape, bool)
+    for m in masks:
+        if m.sum() < 4:
+            continue
+        light, a, b, k_l, k_c = _new_paint(rng)
+        mean = lab[m].mean(axis=0)
+        new = np.empty_like(lab)
+        new[..., 0] = light + (lab[..., 0] - mean[0]) * k_l
+        new[..., 1] = a + (lab[..., 1] - mean[1]) * k_c
+        new[..., 2] = b + (lab[..., 2] - mean[2]) * k_c
+        w = cv2.GaussianBlur(m.astype(np.float32), (0, 0), 0.7)[..., None]
+        w = np.maximum(w, m[..., None].astype(np.float32))
+        out = out * (1.0 - w) + new * w
+        touched |= w[..., 0] > 0
+    out[..., 0] = np.clip(out[..., 0], 0.0, 100.0)
+    bgr = cv2.cvtColor(out, cv2.COLOR_Lab2BGR)
+    painted = np.clip(np.rint(bgr * 255.0), 0, 255).astype(np.uint8)
+    return np.where(touched[..., None], painted, img)
+
+
+def batch(pairs, idx, rng, n, paint_share=PAINT):
     xs, ys = [], []
     for _ in range(n):
         img, cls = pairs[idx[rng.integers(len(idx))]]
@@ -94,6 +166,8 @@ def batch(pairs, idx, rng, n):
             if (c != 0).mean() > 0.03:
                 break
         x = img[y0 : y0 + CROP, x0 : x0 + CROP]
+        if rng.random() < paint_share:
+            x = paint(x, c, rng)
         if rng.random() < RECOLOUR:
             x = recolour(x, rng)
         if rng.random() < 0.3:
@@ -153,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--export-only", action="store_true", help="export the saved weights")
+    ap.add_argument(
+        "--init", help="start from these weights: a .pt file, or an exported .onnx file"
+    )
+    ap.add_argument("--lr", type=float, default=3e-3, help="the one-cycle's highest rate")
+    ap.add_argument("--paint", type=float, default=PAINT, help="share of crops painted anew")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     if a.export_only:
@@ -168,14 +247,18 @@ def main(argv: list[str] | None = None) -> int:
     val, train = order[:n_val], order[n_val:]
     print(f"{len(pairs)} boards: {len(train)} to train, {len(val)} to validate", flush=True)
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if a.init:
+        net.load_state_dict(
+            state_from_onnx(a.init) if a.init.endswith(".onnx") else torch.load(a.init)
+        )
+    opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=3e-3, total_steps=a.steps, pct_start=0.1
+        opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.1
     )
     wt = torch.tensor(WEIGHTS)
     t0 = time.time()
     for step in range(a.steps):
-        x, y = batch(pairs, train, rng, a.batch)
+        x, y = batch(pairs, train, rng, a.batch, a.paint)
         out = net(torch.from_numpy(x))
         out = F.interpolate(out, size=y.shape[1:], mode="bilinear", align_corners=False)
         loss = F.cross_entropy(out, torch.from_numpy(y), weight=wt)
@@ -190,6 +273,28 @@ def main(argv: list[str] | None = None) -> int:
     evaluate(net, [pairs[i] for i in val])
     export(net)
     return 0
+
+
+def state_from_onnx(path: str) -> dict:
+    """The torch weights of ``build_net`` from a model ``export`` wrote: each split join's
+    two halves concatenated again (fine level first, as ``forward`` joins them), the last
+    biases raised back by the log of the class weights."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    found = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    state = {}
+    for name in ("hx.0", "hx.2", "qx.0", "qx.2", "ex.0", "ex.2", "head.2"):
+        state[name + ".weight"] = found[name + ".weight"]
+        state[name + ".bias"] = found[name + ".bias"]
+    for name, node in (("qmix.0", "/qmix/qmix.0/Conv"), ("head.0", "/head/head.0/Conv")):
+        halves = (found[node + ".w_fine"], found[node + ".w_coarse"])
+        state[name + ".weight"] = np.concatenate(halves, axis=1)
+        state[name + ".bias"] = found[name + ".bias"]
+    state["head.2.bias"] = state["head.2.bias"] + np.log(np.array(WEIGHTS, np.float32))
+    return {k: torch.from_numpy(np.array(v, np.float32)) for k, v in state.items()}
 
 
 def evaluate(net, pairs) -> None:

@@ -167,3 +167,27 @@ def test_the_models_roles_where_the_table_is_wrong() -> None:
     reading = read_board(b.frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == b.counts
+
+
+def test_painting_pieces_anew_leaves_the_canvas_and_reaches_black_and_white() -> None:
+    """``train.paint`` (a training option): the canvas away from the pieces is untouched;
+    over many paints the sticks come out anywhere from near black to lighter than the canvas."""
+    import cv2
+
+    from models.picasso_seg.make_data import CANVAS, STICK
+    from models.picasso_seg.train import paint
+
+    img = np.full((80, 120, 3), 200, np.uint8)
+    cls = np.zeros((80, 120), np.uint8)
+    img[30:42, 10:110] = (120, 170, 205)  # a light wood stick
+    cls[30:42, 10:110] = STICK
+    far = cv2.dilate(cls, np.ones((7, 7), np.uint8)) == CANVAS
+    rng = np.random.default_rng(3)
+    means = []
+    for _ in range(60):
+        out = paint(img, cls, rng)
+        assert out.shape == img.shape and out.dtype == np.uint8
+        assert np.array_equal(out[far], img[far])
+        grey = cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)
+        means.append(float(grey[cls == STICK].mean()))
+    assert min(means) < 50 and max(means) > 205  # the canvas is 200
