@@ -386,6 +386,58 @@ def test_shape_half_over_a_stick(kind: StickKind) -> None:
     assert hidden > 0.15  # the shape really covers part of the stick
 
 
+def _across(reason: str) -> Any:
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+@pytest.mark.parametrize(
+    ("shape", "cut_mm", "turn_deg"),
+    [
+        pytest.param("square", 8.0, 0.0, id="square-off-centre"),
+        pytest.param("circle", 0.0, 0.0, id="circle-through-centre"),
+        pytest.param(
+            "square",
+            0.0,
+            20.0,
+            id="square-turned-through-centre",
+            marks=_across(
+                "reads 2 short sticks and 2 shapes: the pixel model calls the wood over the "
+                "square canvas and shape, so the long stick is cut in two there, and the "
+                "square's halves, 16% bare canvas in their hull, are not joined"
+            ),
+        ),
+        pytest.param(
+            "triangle",
+            0.0,
+            0.0,
+            id="triangle-through-centre",
+            marks=_across(
+                "reads 1 long and 2 short sticks, no shape: the pixel model calls the "
+                "triangle's two halves (about 300 mm^2 each, 10-15 mm wide) sticks"
+            ),
+        ),
+        pytest.param(
+            "half_circle",
+            0.0,
+            0.0,
+            id="half-circle-through-centre",
+            marks=_across("reads the long stick and no shape: the halves are not found"),
+        ),
+    ],
+)
+def test_a_stick_across_a_shape_leaves_one_shape(
+    shape: str, cut_mm: float, turn_deg: float
+) -> None:
+    """Case 5, the other way up: a long stick laid over a shape, across it diagonally
+    (``cut_mm`` from its centre), cuts it in two parts of one colour; they are one shape, and
+    the stick is one long stick."""
+    piece = ShapeSpec(shape, "blue", (200.0, 130.0), turn_deg)  # type: ignore[arg-type]
+    centre = np.array(piece.center_mm) + _d(45.0) * cut_mm
+    stick = _stick("long_stick", centre, -45.0)
+    _reading, truth = _read_exact([piece, stick], _counts(1, 0, 1))
+    assert truth.board.pieces[0].visible_fraction < 0.8  # the stick covers a good part
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="reported occluded (4% of the canvas covered; seen: the long stick end-on to the "

@@ -104,3 +104,18 @@ def test_a_stick_partly_read_as_other_is_counted_whole(monkeypatch) -> None:
     before = read_board(b.frame)
     assert isinstance(before, BoardReading)
     assert before.counts != b.counts
+
+
+def test_a_shape_cut_by_a_painted_stick_is_one_shape() -> None:
+    """Our renderer, development looks, run seed 3 board 93: a blue square with a red
+    painted stick across it and the string over both. Its two parts are one square
+    (``shapes.join_split``): their hull is 10% bare canvas (the string, the stick's rim), and
+    the larger part alone passes for a half-circle better than the whole for a square."""
+    from vision.picasso.dataset import render_board, scene_seed
+
+    frame, truth = render_board("normal", scene_seed(3, 93), looks="dev")
+    assert truth.board is not None and truth.board.canvas_hand_fraction == 0.0
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading)
+    assert reading.counts == truth.board.counts
+    assert reading.counts["shape"] == 2

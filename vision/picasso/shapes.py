@@ -203,8 +203,10 @@ def colour_patches(
 
 #: Two parts of one colour this close (mm) may be one shape with a stick across it.
 JOIN_GAP_MM = 11.0
-#: ...when their convex hull is at most this share bare canvas (kit shapes are convex).
-JOIN_MAX_CANVAS = 0.04
+#: ...when their convex hull is at most this share bare canvas (kit shapes are convex; the
+#: string across a shape and the blurred rim along the stick leave some: 10% on a square
+#: cut by a painted stick, run seed 3 board 93 of the development looks).
+JOIN_MAX_CANVAS = 0.12
 
 
 def join_split(
@@ -213,8 +215,9 @@ def join_split(
     """Patches of one colour that are the two sides of one shape with a stick laid across it
     (players do lay sticks over shapes): two patches within ``JOIN_GAP_MM`` of each other
     whose convex hull (kit shapes are convex) is almost no bare canvas (``labels``: the
-    classes of ``vision.picasso.segment``) and matches a kit shape better than either part
-    does alone become one patch, the hull."""
+    classes of ``vision.picasso.segment``), matches a kit shape well and better than the
+    worse part does alone become one patch, the hull. (Not better than the better part: a
+    square cut near a corner leaves a large part that passes for a half-circle.)"""
     if len(patches) < 2:
         return patches
     out = list(patches)
@@ -257,7 +260,7 @@ def _join(
         return None
     geom = measure(hull, s)
     _, d_joined = classify_geometry(geom, profile)
-    d_parts = min(classify_geometry(p.geometry, profile)[1] for p in (a, b))
+    d_parts = max(classify_geometry(p.geometry, profile)[1] for p in (a, b))
     if d_joined >= d_parts or d_joined > 3.0:
         return None
     return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)
