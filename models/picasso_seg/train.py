@@ -38,7 +38,7 @@ ROOT = HERE.parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models.picasso_seg.make_data import CLASSES, data_dir  # noqa: E402
+from models.picasso_seg.make_data import CLASSES, SHAPE, STICK, STRING, data_dir  # noqa: E402
 from vision.picasso.pixel_model import IN_CHANNELS, model_input  # noqa: E402
 from vision.picasso.profile import DEFAULT_PROFILE  # noqa: E402
 from vision.picasso.segment import classify  # noqa: E402
@@ -89,12 +89,14 @@ PAINT = 0.0
 #: probability; the others keep their colour.
 PAINT_KIND = 0.75
 #: Lightness (CIE L*) and chroma ranges of a new paint. The lightness is kept this far from
-#: the canvas's (about 80 once normalised) when the paint is nearly grey: a grey piece of
+#: the canvas's (``CANVAS_L``) when the paint is nearly grey: a grey piece of
 #: the canvas's lightness cannot be seen, by a person or the model.
 PAINT_L = (6.0, 96.0)
 PAINT_CHROMA = (0.0, 75.0)
 PAINT_APART_L = 10.0
 PAINT_GREY_CHROMA = 12.0
+#: The canvas's lightness once normalised (``segment.WHITE_LEVEL`` = 200 of 255), CIE L*.
+CANVAS_L = 80.0
 
 
 def _new_paint(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
@@ -102,7 +104,7 @@ def _new_paint(rng: np.random.Generator) -> tuple[float, float, float, float, fl
     while True:
         light = rng.uniform(*PAINT_L)
         chroma = rng.uniform(*PAINT_CHROMA)
-        if chroma >= PAINT_GREY_CHROMA or abs(light - 80.0) >= PAINT_APART_L:
+        if chroma >= PAINT_GREY_CHROMA or abs(light - CANVAS_L) >= PAINT_APART_L:
             break
     hue = rng.uniform(0, 2 * np.pi)
     return (
@@ -122,8 +124,6 @@ def paint(img: np.ndarray, cls: np.ndarray, rng: np.random.Generator) -> np.ndar
     piece's width, length, straightness and outline says what it is: a black stick, a white
     string, a honey stick beside a yellow shape. The edges blend over a pixel (the picture
     is blurred there, the classes are not)."""
-    from models.picasso_seg.make_data import SHAPE, STICK, STRING
-
     lab = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     masks = []
     for kind in (STICK, STRING):

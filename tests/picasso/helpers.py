@@ -6,6 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.picasso import segment as seg
+from vision.picasso.board import PX_PER_MM, BoardView, find_board
+from vision.picasso.profile import DEFAULT_PROFILE
 from vision.synth import StandInTextures
 from vision.synth.textures import Face
 
@@ -151,3 +154,11 @@ def scene_b() -> list:
     s3 = StickSpec("long_stick", (230.0, 170.0), 200.0)
     s4 = touching(s3, "long_stick", 35.0)
     return [s1, s2, s3, s4, ShapeSpec("half_circle", "green", (300.0, 60.0), 45.0)]
+
+
+def segmentation_of(frame: np.ndarray) -> seg.Segmentation:
+    """``vision.picasso.segment.segment`` of the board in ``frame`` (found with the kit
+    profile, no calibration)."""
+    view = find_board(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, PX_PER_MM)
+    assert isinstance(view, BoardView)
+    return seg.segment(view.canvas, view.px_per_mm, DEFAULT_PROFILE)

@@ -12,6 +12,7 @@ import pytest
 from models.loader import load_model
 from models.picasso_seg.make_data import CLASSES, render_with_classes
 from pictable.bench.drawers.picasso_board import board_look, draw_board
+from tests.picasso.helpers import segmentation_of
 from vision.picasso import BoardReading, pixel_model, read_board
 from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
@@ -137,21 +138,11 @@ def test_without_the_model_the_colour_table_reads_the_board(monkeypatch) -> None
     assert reading.counts == b.counts
 
 
-def _segmentation(frame: np.ndarray) -> seg.Segmentation:
-    import cv2
-
-    from vision.picasso.board import PX_PER_MM, BoardView, find_board
-
-    view = find_board(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, PX_PER_MM)
-    assert isinstance(view, BoardView)
-    return seg.segment(view.canvas, view.px_per_mm, DEFAULT_PROFILE)
-
-
 def test_the_table_is_kept_where_the_model_confirms_it() -> None:
     """KIT.md's look: the model agrees with the colour table, whose sharper classes and
     tuned roles are used."""
     b = draw_board(3, look=board_look(3, "kit"))
-    assert _segmentation(b.frame).source == "table"
+    assert segmentation_of(b.frame).source == "table"
 
 
 def test_the_models_roles_where_the_table_is_wrong() -> None:
@@ -162,7 +153,7 @@ def test_the_models_roles_where_the_table_is_wrong() -> None:
     look = replace(board_look(8, "kit"), wood="painted-blue")
     b = draw_board(8, look=look)
     assert b.counts["short_stick"] == 7 and not b.hand
-    sg = _segmentation(b.frame)
+    sg = segmentation_of(b.frame)
     assert sg.source == "model"
     reading = read_board(b.frame)
     assert isinstance(reading, BoardReading)

@@ -14,24 +14,17 @@ import numpy as np
 import pytest
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
+from tests.picasso.helpers import segmentation_of
 from vision.picasso import BoardReading, read_board
 from vision.picasso import pixel_model as pm
 from vision.picasso import segment as seg
-from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.occlusion import INNER_RADIUS_MM, stray_patches
-from vision.picasso.profile import DEFAULT_PROFILE
 
 
 def _board(seed: int):
     b = draw_board(seed, look=board_look(seed, "dev"))
     assert not b.hand
     return b
-
-
-def _segmentation(frame: np.ndarray) -> seg.Segmentation:
-    view = find_board(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, PX_PER_MM)
-    assert isinstance(view, BoardView)
-    return seg.segment(view.canvas, view.px_per_mm, DEFAULT_PROFILE)
 
 
 def test_the_table_is_not_trusted_when_the_sticks_alone_disagree() -> None:
@@ -71,7 +64,7 @@ def test_the_table_is_not_trusted_when_it_misses_the_string() -> None:
 )
 def test_a_stick_the_table_misreads_among_known_shapes_is_counted(seed: int) -> None:
     b = _board(seed)
-    assert _segmentation(b.frame).source == "model"
+    assert segmentation_of(b.frame).source == "model"
     reading = read_board(b.frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == b.counts

@@ -217,13 +217,30 @@ def model_arms(
     return big[lab].astype(np.uint8)
 
 
+def _at_edge(x: int, y: int, bw: int, bh: int, shape: tuple[int, int], edge: int) -> bool:
+    """Whether the box (x, y, bw, bh) of a patch reaches the band ``edge`` pixels wide along
+    the edges of a canvas of ``shape`` (H, W)."""
+    h, w = shape
+    return x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge
+
+
+def _holds_palm(patch: NDArray[np.uint8], s: float) -> bool:
+    """Whether the (h, w) uint8 0/1 ``patch`` holds a disc of radius ``INNER_RADIUS_MM``.
+    A box narrower than the disc is answered without the distance transform (exact: padded
+    by one, no pixel is farther than half the box's narrower side and one from its edge)."""
+    if min(patch.shape) + 1 < 2 * INNER_RADIUS_MM * s:
+        return False
+    return bool(
+        cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s >= INNER_RADIUS_MM
+    )
+
+
 def stray_patches(other: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
     """(H, W) uint8 0/1: the patches of ``other`` (what the classes call none of the pieces)
     that lie inside the canvas (clear of the band along its edge) and hold no palm's disc
     (``INNER_RADIUS_MM``): not a hand, by ``find_occluders``'s own rules. What they are is
     unknown: part of a piece whose look the classes did not know, most often."""
-    h, w = other.shape
-    out = np.zeros((h, w), np.uint8)
+    out = np.zeros(other.shape, np.uint8)
     x0, y0, box_w, box_h = cv2.boundingRect(other)
     if box_w == 0:
         return out
@@ -231,15 +248,12 @@ def stray_patches(other: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
     box = out[y0 : y0 + box_h, x0 : x0 + box_w]
     edge = round(EDGE_BAND_MM * s)
     for i in range(1, n):
-        x, y = stats[i, cv2.CC_STAT_LEFT] + x0, stats[i, cv2.CC_STAT_TOP] + y0
+        x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge:
+        if _at_edge(x + x0, y + y0, bw, bh, other.shape, edge):
             continue
-        if min(bw, bh) >= 2 * INNER_RADIUS_MM * s:
-            xs, ys = x - x0, y - y0
-            patch = (lab[ys : ys + bh, xs : xs + bw] == i).astype(np.uint8)
-            if cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s >= INNER_RADIUS_MM:
-                continue
+        if _holds_palm((lab[y : y + bh, x : x + bw] == i).astype(np.uint8), s):
+            continue
         box[lab == i] = 1
     return out
 
@@ -267,14 +281,9 @@ def find_occluders(candidates: NDArray[np.uint8], s: float) -> Occluders:
             continue
         x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        at_edge = (
-            x + x0 <= edge or y + y0 <= edge or x + x0 + bw >= w - edge or y + y0 + bh >= h - edge
-        )
-        foreign = at_edge
-        if not foreign:
-            patch = (lab[y : y + bh, x : x + bw] == i).astype(np.uint8)
-            radius = cv2.distanceTransform(np.pad(patch, 1), cv2.DIST_L2, 3).max() / s
-            foreign = radius >= INNER_RADIUS_MM  # a palm
+        foreign = _at_edge(x + x0, y + y0, bw, bh, (h, w), edge) or _holds_palm(
+            (lab[y : y + bh, x : x + bw] == i).astype(np.uint8), s
+        )  # over the edge, or a palm
         if foreign:
             box[lab == i] = 1
     if out.any():

@@ -358,16 +358,35 @@ ROLE_TRUSTED = {"stick": 0.75, "string": 0.5}
 ROLE_MIN_PX = 40
 
 
+def _role_counts(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> dict[str, tuple[int, int]]:
+    """Per role the model names (stick, string, shape): (its pixels, those of them whose
+    colour-table class is that role's: wood, dark, a shape colour)."""
+    out = {}
+    for role, k, same in (
+        ("stick", pm.STICK, table == WOOD),
+        ("string", pm.STRING, table == DARK),
+        ("shape", pm.SHAPE, table >= FIRST_COLOUR),
+    ):
+        mine = cls == k
+        out[role] = (int(np.count_nonzero(mine)), int(np.count_nonzero(mine & same)))
+    return out
+
+
+def _agreement(counts: dict[str, tuple[int, int]]) -> float:
+    total = sum(n for n, _ in counts.values())
+    return sum(same for _, same in counts.values()) / total if total else 1.0
+
+
 def table_trusted(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> bool:
     """Whether the colour table's classes can be used (``segment``): the model confirms them
     over all the pieces (``TABLE_TRUSTED``) and for the sticks and the string each
     (``ROLE_TRUSTED``)."""
-    if table_agreement(table, cls) < TABLE_TRUSTED:
+    counts = _role_counts(table, cls)
+    if _agreement(counts) < TABLE_TRUSTED:
         return False
-    for role, k, code in (("stick", pm.STICK, WOOD), ("string", pm.STRING, DARK)):
-        mine = cls == k
-        n = int(np.count_nonzero(mine))
-        if n >= ROLE_MIN_PX and np.count_nonzero(mine & (table == code)) < ROLE_TRUSTED[role] * n:
+    for role, least in ROLE_TRUSTED.items():
+        n, same = counts[role]
+        if n >= ROLE_MIN_PX and same < least * n:
             return False
     return True
 
@@ -375,16 +394,7 @@ def table_trusted(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> bool:
 def table_agreement(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> float:
     """Share of the pixels the model calls a stick, the string or a shape whose colour-table
     class is that role's (wood, dark, a shape colour); 1.0 with no such pixels."""
-    stick, string, shape = cls == pm.STICK, cls == pm.STRING, cls == pm.SHAPE
-    total = int(stick.sum()) + int(string.sum()) + int(shape.sum())
-    if total == 0:
-        return 1.0
-    same = (
-        int(np.count_nonzero(stick & (table == WOOD)))
-        + int(np.count_nonzero(string & (table == DARK)))
-        + int(np.count_nonzero(shape & (table >= FIRST_COLOUR)))
-    )
-    return same / total
+    return _agreement(_role_counts(table, cls))
 
 
 def model_labels(
