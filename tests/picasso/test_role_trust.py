@@ -84,19 +84,15 @@ def test_stray_patches_are_the_small_ones_inside_the_canvas() -> None:
     assert int(got.sum()) == 15 * 40
 
 
-def test_a_stick_partly_read_as_other_is_counted_whole(monkeypatch) -> None:
+def test_a_stick_partly_read_as_other_is_counted_whole() -> None:
     """A long stick of a pale, greyish wood that the model calls "other" over part of its
-    length: read as a long stick, not a short one (without the rule: 3 long, 6 short)."""
-    from vision.picasso import reader
-
+    length: read as a long stick, not two short ones. (Before ``stray_patches`` it read 3
+    long and 6 short; since a stick is named by what its length could be and halves
+    overlapping in line are joined, it reads right without that rule too.)"""
     b = _board(5 * 100_003 + 17)
     reading = read_board(b.frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == b.counts
-    monkeypatch.setattr(reader, "stray_patches", lambda other, s: np.zeros_like(other))
-    before = read_board(b.frame)
-    assert isinstance(before, BoardReading)
-    assert before.counts != b.counts
 
 
 def test_a_shape_cut_by_a_painted_stick_is_one_shape() -> None:

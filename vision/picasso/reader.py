@@ -39,7 +39,7 @@ from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
 from vision.picasso.stick_lines import DARK_PX, blur_halo, wood_map
-from vision.picasso.sticks import StickFit, find_sticks
+from vision.picasso.sticks import StickFit, find_sticks, stick_kind
 from vision.sources.guard import check_frame
 
 
@@ -112,6 +112,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
+    stick_fits = join_overlapping(stick_fits, profile)
     stick_fits = join_in_line(
         stick_fits, sg.normalised, s, profile, wm, frame_px_per_mm=view.frame_px_per_mm
     )
@@ -194,6 +195,74 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         canvas=view.canvas,
         px_per_mm=s,
         fit=view.fit,
+    )
+
+
+#: Two sticks found in one line that overlap along it by at least this much are one stick
+#: (``join_overlapping``).
+OVERLAP_MIN_MM = 5.0
+#: ...when their directions are within this many degrees and each one's ends lie within
+#: ``OVERLAP_OFF`` stick widths of the other's centre line (side by side, two sticks' centre
+#: lines are a width apart).
+OVERLAP_TURN_DEG = 6.0
+OVERLAP_OFF = 0.6
+
+
+def join_overlapping(fits: list[StickFit], profile: KitProfile) -> list[StickFit]:
+    """Two sticks found overlapping in one line are one stick: its two halves, each fitted
+    straight on its own wood where a coarse, blurred or bent view (a lens the reader was
+    not given) widens and curves a long stick's wood. Two real sticks never lie one on the
+    other in line; side by side, their centre lines are a stick's width apart."""
+    out = list(fits)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                merged = _overlap_join(out[i], out[j], profile)
+                if merged is not None:
+                    out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out
+
+
+def _overlap_join(a: StickFit, b: StickFit, profile: KitProfile) -> StickFit | None:
+    """The one stick that ``a`` and ``b`` overlapping in line are (``join_overlapping``), or
+    None."""
+    ea = np.array([a.p0, a.p1], np.float64)
+    eb = np.array([b.p0, b.p1], np.float64)
+    da, db = ea[1] - ea[0], eb[1] - eb[0]
+    la, lb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+    if la <= 0 or lb <= 0:
+        return None
+    ua = da / la
+    if abs(float(ua @ db)) / lb < math.cos(math.radians(OVERLAP_TURN_DEG)):
+        return None
+    na = np.array([-ua[1], ua[0]])
+    ub = db / lb
+    nb = np.array([-ub[1], ub[0]])
+    off = OVERLAP_OFF * profile.stick_width_mm
+    if np.abs((eb - ea[0]) @ na).max() > off:
+        return None
+    if np.abs((ea - eb[0]) @ nb).max() > off:
+        return None
+    tb = sorted(float(v) for v in (eb - ea[0]) @ ua)
+    overlap = min(la, tb[1]) - max(0.0, tb[0])
+    if overlap < OVERLAP_MIN_MM:
+        return None
+    pts = np.vstack([ea, eb])
+    ts = (pts - ea[0]) @ ua
+    p0, p1 = pts[int(np.argmin(ts))], pts[int(np.argmax(ts))]
+    total = float(np.linalg.norm(p1 - p0))
+    return StickFit(
+        stick_kind(total, profile),
+        (float(p0[0]), float(p0[1])),
+        (float(p1[0]), float(p1[1])),
+        total,
+        None,
     )
 
 

@@ -7,7 +7,8 @@ of stick rectangles that explains the wood.
    wood from side to side, each re-aimed on its own wood: the candidate sticks.
 3. **Selection** (``stick_selection``): the set of candidates that explains the wood at the
    least cost (wood left unexplained, canvas covered, sticks taken, length misfit).
-4. A chosen stretch is named by its length (the nearest of the profile's lengths, in ratio).
+4. A chosen stretch is named by its length: the shortest kind that could measure that long
+   (``stick_kind``; a stick seen in part measures short, one seen whole hardly long).
    Two short sticks laid end to end in line make one long stretch: the reader
    (``reader.split_at_seams``, ``reader.join_in_line``) asks ``vision.picasso.seams``
    whether it has a seam.
@@ -48,6 +49,33 @@ from vision.picasso.stick_stretches import _candidates_on, _centred, _first_band
 #: Second-round proposals turned about their middle (in heaps) may have wood on both flanks
 #: along this share of their length (0.45 elsewhere).
 HEAP_BOTH_MAX = 0.75
+
+
+#: A stick seen whole is measured at most this much longer than it is (blur at its ends, a
+#: shadow); seen in part (an end under another piece, a hand's shadow, the string's or the
+#: camera's blur) it may measure much shorter. Measured on run seeds 0, 1 (kit look) and 3
+#: (development looks) of our renderer, its hard tier (run seed 0, and 1 in development
+#: looks), and the second drawer's development looks (normal run seed 5, hard run seed 0):
+#: of 2,291 short sticks read as one stretch, none read over 58 mm but one (67.5 mm, its end
+#: run into a heap of sticks painted alike); long sticks read 58-75 mm 18 times, 15 of them
+#: on the hard tier. Naming by the nearest length in ratio (the midpoint 71 mm) called those
+#: short.
+STRETCH_MAX = 1.2
+
+
+def stick_kind(length_mm: float, profile: KitProfile) -> str:
+    """The kind of a stick measured ``length_mm`` long: the shortest of the profile's kinds
+    that could have measured that long (``STRETCH_MAX``), never one shorter than the
+    nearest in ratio; the longest kind when none could."""
+    kinds = profile.sorted_sticks
+    nearest = min(
+        range(len(kinds)), key=lambda i: abs(math.log(max(length_mm, 1.0) / kinds[i].length_mm))
+    )
+    reach = next(
+        (i for i, k in enumerate(kinds) if length_mm <= STRETCH_MAX * k.length_mm),
+        len(kinds) - 1,
+    )
+    return kinds[max(nearest, reach)].kind
 
 
 @dataclass(frozen=True)
@@ -133,7 +161,7 @@ def find_sticks(
     for i in chosen:
         c = cands[i]
         e = (c.ends_px(s) + 0.5) / s
-        kind = min(kinds, key=lambda k: abs(math.log(max(c.length, 1.0) / k.length_mm))).kind
+        kind = stick_kind(c.length, profile)
         out.append(
             StickFit(
                 kind,
