@@ -38,7 +38,7 @@ from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
-from vision.picasso.stick_lines import DARK_PX, blur_halo, wood_map
+from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import StickFit, find_sticks, stick_kind
 from vision.sources.guard import check_frame
 
@@ -111,6 +111,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     wm = wood_map(wood & (1 - wide), cord.mask, unsure)
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
+    string_fringe(wm, cord.mask, s, profile.stick_width_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits = join_overlapping(stick_fits, profile)
     stick_fits = join_in_line(
