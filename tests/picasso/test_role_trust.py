@@ -108,3 +108,36 @@ def test_a_shape_cut_by_a_painted_stick_is_one_shape() -> None:
     assert isinstance(reading, BoardReading)
     assert reading.counts == truth.board.counts
     assert reading.counts["shape"] == 2
+
+
+def test_a_bar_the_model_calls_the_string_is_not_a_stick() -> None:
+    from vision.picasso.roles import InkBars
+    from vision.picasso.segment import not_string
+
+    patch = np.zeros((100, 150), np.int32)
+    patch[10:14, 10:140] = 1  # a bar the model calls the string
+    patch[40:46, 10:100] = 2  # a bar it calls a stick
+    patch[70:74, 10:100] = 3  # a bar it calls the string over a third only
+    half = np.full(patch.shape, pm.CANVAS, np.uint8)
+    half[10:14, 10:140] = pm.STRING
+    half[40:46, 10:100] = pm.STICK
+    half[70:74, 10:40] = pm.STRING
+    bars = InkBars((patch > 0).astype(np.uint8), patch)
+    got = not_string(bars, half)
+    assert not got.mask[10:14].any()
+    assert got.mask[40:46, 10:100].all()
+    assert got.mask[70:74, 10:100].all()
+    assert set(np.unique(got.patch)) == {0, 2, 3}
+
+
+def test_a_blurred_string_loop_is_not_read_as_sticks() -> None:
+    """Hard run seed 0, board 23: a grey string blurred to a stick's width, with a pale rim,
+    made bars the colour table turned to wood (12 short sticks and no string were read)."""
+    from vision.picasso.dataset import render_board, scene_seed
+
+    frame, truth = render_board("hard", scene_seed(0, 23))
+    assert truth.board is not None and truth.board.canvas_hand_fraction == 0.0
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading)
+    assert reading.counts == truth.board.counts
+    assert reading.string is not None

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from vision.picasso import pixel_model as pm
 from vision.picasso.masks import patches, runs
 from vision.picasso.profile import KitProfile, Lab
-from vision.picasso.roles import assign_roles, colour_code, ink_bars, pale_bars
+from vision.picasso.roles import InkBars, assign_roles, colour_code, ink_bars, pale_bars
 
 # Class codes of the label image.
 CANVAS = 0
@@ -319,6 +319,8 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
         labels, margins = blank_frame(labels, px_per_mm)
         return Segmentation(labels, norm, names, margins, "model", half)
     bars = ink_bars(norm, px_per_mm, index)
+    if half is not None:
+        bars = not_string(bars, half)
     labels = pale_bars(table, bars, (CANVAS, GREY), WOOD)
     labels, margins = blank_frame(labels, px_per_mm)
     codes = {
@@ -332,6 +334,34 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
     return Segmentation(labels, norm, names, margins, "table", half)
+
+
+#: A bar (``roles.ink_bars``) the pixel model calls the string over at least this share of
+#: it, and a stick over less than ``BAR_STICK_MAX``, is the string: a blurred string with
+#: its pale rim is as wide as a stick, and a loop of it is no straighter than a heap.
+BAR_STRING_MIN = 0.5
+BAR_STICK_MAX = 0.25
+
+
+def not_string(bars: InkBars, half: NDArray[np.uint8]) -> InkBars:
+    """``bars`` less those the pixel model's classes at half resolution (``half``, the
+    bars' grid) call the string (``BAR_STRING_MIN``, ``BAR_STICK_MAX``)."""
+    if not bars.mask.any() or half.shape != bars.patch.shape:
+        return bars
+    n = int(bars.patch.max()) + 1
+    inside = bars.patch > 0
+    total = np.maximum(np.bincount(bars.patch[inside], minlength=n), 1)
+    string = np.bincount(bars.patch[inside & (half == pm.STRING)], minlength=n)
+    stick = np.bincount(bars.patch[inside & (half == pm.STICK)], minlength=n)
+    drop = (string >= BAR_STRING_MIN * total) & (stick < BAR_STICK_MAX * total)
+    drop[0] = False
+    if not drop.any():
+        return bars
+    gone = np.take(drop, bars.patch)
+    return InkBars(
+        np.where(gone, 0, bars.mask).astype(np.uint8),
+        np.where(gone, 0, bars.patch).astype(np.int32),
+    )
 
 
 #: The share of the pieces' pixels (by the model) whose table class is their role's
