@@ -91,3 +91,14 @@ def test_a_long_stick_seen_in_part_is_counted_long(tier, seed, index, looks) -> 
     reading = read_board(frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == truth.board.counts
+
+
+def test_a_long_stick_cut_in_two_and_short_of_an_end_is_joined() -> None:
+    """Hard run seed 0, board 37: a long stick read as two pieces in line (45 and 39.5 mm, a
+    3.7 mm gap where another stick crosses), together 87 mm: one long stick."""
+    from vision.picasso.dataset import render_board, scene_seed
+
+    frame, truth = render_board("hard", scene_seed(0, 37))
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading)
+    assert reading.counts == truth.board.counts
