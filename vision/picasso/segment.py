@@ -97,9 +97,15 @@ def canvas_model_grid(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np
     design = _design(gh, gw)
     pix = small.reshape(-1, 3)
     total = pix.sum(1) + 1e-3
-    chroma = _max3(np.abs(pix / total[:, None] - 1 / 3))
-    # First guess: bright, neutral cells (the canvas covers most of the board).
-    keep = (chroma < 0.03) & (total >= np.percentile(total, 40))
+    # The canvas's own tint (a cream canvas, a warm light): the median chromaticity of the
+    # brighter cells, which the canvas covers most of. Against plain neutral, a cream canvas
+    # kept only the cells of a glare, and the surface fitted to them alone washed the whole
+    # canvas out.
+    bright = total >= np.percentile(total, 40)
+    tint = np.median(pix[bright] / total[bright, None], axis=0)
+    chroma = _max3(np.abs(pix / total[:, None] - tint))
+    # First guess: bright cells of the canvas's tint (the canvas covers most of the board).
+    keep = (chroma < 0.03) & bright
     if keep.sum() < 12:
         keep = total >= np.percentile(total, 50)
     coef = np.zeros((6, 3), np.float64)
