@@ -77,8 +77,9 @@ def _right(reading: BoardReading | Failure, counts: dict[str, int]) -> bool:
 
 def test_pale_wood_reads_at_least_as_well_as_the_default(pale: LearnedKit) -> None:
     """Boards of the pale look (look seed 3's boards in ``picasso_learn``: board seeds
-    3000 + i): the learned profile reads boards 0 and 6 right, where the default reads 6
-    only, and no board the default reads right is read wrong. (Board 4 neither reads: the
+    3000 + i): the learned profile reads boards 0 and 6 right, and no board the default
+    reads right is read wrong. (The default read 6 only until the canvas model followed the
+    canvas's tint, ``segment.canvas_model_grid``; it now reads both.) (Board 4 neither reads: the
     learned table agrees with the pixel model on 76% of the pieces' pixels, under
     ``segment.TABLE_TRUSTED``, and the model's roles miss a short stick there.)"""
     learned, default = [], []
@@ -89,7 +90,6 @@ def test_pale_wood_reads_at_least_as_well_as_the_default(pale: LearnedKit) -> No
         default.append(_right(read_board(b.frame), b.counts))
     assert learned[0] and learned[2]
     assert all(mine or not theirs for mine, theirs in zip(learned, default, strict=True))
-    assert sum(learned) > sum(default)
 
 
 def test_the_kits_own_look_learns_the_default_profile() -> None:

@@ -525,7 +525,7 @@ def _looks_runs(full: bool) -> dict[str, Any]:
     """The runs in other looks than the kit's (full profile only; the quick one skips
     them): our renderer's normal (run seed 1, 100 boards) and hard (run seed 1, 60) boards
     in development and held-back looks, and the second drawer's boards (seed 0, 80) in the
-    kit look and both groups."""
+    kit look and both groups, and through its hard camera in both groups."""
     if not full:
         return {}
     from pictable.bench.drawers.picasso_board import measure
@@ -536,6 +536,9 @@ def _looks_runs(full: bool) -> dict[str, Any]:
         "hard_dev": bench_picasso("hard", LOOKS_HARD_N, 1, looks="dev"),
         "hard_held": bench_picasso("hard", LOOKS_HARD_N, 1, looks="held"),
         **{f"drawn_{lk}": measure(DRAWN_N, 0, looks=lk) for lk in ("kit", "dev", "held")},
+        **{
+            f"drawn_hard_{lk}": measure(DRAWN_N, 0, looks=lk, tier="hard") for lk in ("dev", "held")
+        },
     }
 
 
@@ -650,6 +653,14 @@ def report(profile: str) -> dict[str, Any]:
             tier_row(f"second drawer, kit look (seed 0, {DRAWN_N})", looked["drawn_kit"]),
             tier_row(f"second drawer, development looks (seed 0, {DRAWN_N})", looked["drawn_dev"]),
             tier_row(f"second drawer, held-back looks (seed 0, {DRAWN_N})", looked["drawn_held"]),
+            tier_row(
+                f"second drawer, hard, development looks (seed 0, {DRAWN_N})",
+                looked["drawn_hard_dev"],
+            ),
+            tier_row(
+                f"second drawer, hard, held-back looks (seed 0, {DRAWN_N})",
+                looked["drawn_hard_held"],
+            ),
         ]
     lines += [
         "",
@@ -710,6 +721,8 @@ def report(profile: str) -> dict[str, Any]:
                     "drawer, kit": looked["drawn_kit"],
                     "drawer, dev": looked["drawn_dev"],
                     "drawer, held": looked["drawn_held"],
+                    "drawer, hard dev": looked["drawn_hard_dev"],
+                    "drawer, hard held": looked["drawn_hard_held"],
                 },
             ),
             "",
@@ -822,6 +835,10 @@ def report(profile: str) -> dict[str, Any]:
                 ("normal_held", "normal, held-back looks"),
                 ("drawn_dev", "second drawer, development looks"),
                 ("drawn_held", "second drawer, held-back looks"),
+                ("hard_dev", "hard, development looks"),
+                ("hard_held", "hard, held-back looks"),
+                ("drawn_hard_dev", "second drawer, hard, development looks"),
+                ("drawn_hard_held", "second drawer, hard, held-back looks"),
             )
             if key in looked
         ),
