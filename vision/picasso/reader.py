@@ -15,6 +15,7 @@ Stateless per frame (the tracker keeps time). The steps, each in its own module:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -214,15 +215,25 @@ def join_overlapping(fits: list[StickFit], profile: KitProfile) -> list[StickFit
     straight on its own wood where a coarse, blurred or bent view (a lens the reader was
     not given) widens and curves a long stick's wood. Two real sticks never lie one on the
     other in line; side by side, their centre lines are a stick's width apart."""
+    return _merge_pairs(fits, lambda a, b, _every: _overlap_join(a, b, profile))
+
+
+def _merge_pairs(
+    fits: list[StickFit],
+    merge: Callable[[StickFit, StickFit, list[StickFit]], StickFit | None],
+) -> list[StickFit]:
+    """``fits`` with pairs merged until none is: ``merge(a, b, fits)`` gives the one stick
+    that a and b are (``fits``: all of them, a and b included), or None; a merged pair is
+    replaced by its stick, put last, and the search starts again."""
     out = list(fits)
     changed = True
     while changed:
         changed = False
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
-                merged = _overlap_join(out[i], out[j], profile)
+                merged = merge(out[i], out[j], out)
                 if merged is not None:
-                    out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
+                    out = [*(g for k, g in enumerate(out) if k not in (i, j)), merged]
                     changed = True
                     break
             if changed:
@@ -301,38 +312,26 @@ def join_in_line(
     if frame_px_per_mm is not None and frame_px_per_mm > 0:
         off_mm = max(off_mm, IN_LINE_FRAME_PX / frame_px_per_mm)
     gray = Lightness(normalised)
-    out = list(fits)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                joined = _in_line(a, b, 20.0, off_mm)
-                if joined is None:
-                    continue
-                if not _bridged(joined, a, b, wood_mp, s):
-                    continue
-                p0, joint, p1 = joined
-                total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
-                named = stick_kind(total, profile)
-                kind = next(k for k in profile.sorted_sticks if k.kind == named)
-                if not JOIN_SHARE[0] * kind.length_mm <= total <= JOIN_SHARE[1] * kind.length_mm:
-                    continue
-                if total <= max(a.length_mm, b.length_mm) + 0.3 * min(lengths):
-                    continue
-                at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
-                others = [(g.p0, g.p1) for g in out if g is not a and g is not b]
-                cues = seam_cues(gray, p0, p1, at, others, s, profile, wood_mp)
-                if cues.seam:
-                    continue  # a seam: two sticks indeed
-                merged = StickFit(kind.kind, p0, p1, total, False)
-                out = [g for k, g in enumerate(out) if k not in (i, j)] + [merged]
-                changed = True
-                break
-            if changed:
-                break
-    return out
+
+    def merge(a: StickFit, b: StickFit, every: list[StickFit]) -> StickFit | None:
+        joined = _in_line(a, b, 20.0, off_mm)
+        if joined is None or not _bridged(joined, a, b, wood_mp, s):
+            return None
+        p0, joint, p1 = joined
+        total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
+        named = stick_kind(total, profile)
+        kind = next(k for k in profile.sorted_sticks if k.kind == named)
+        if not JOIN_SHARE[0] * kind.length_mm <= total <= JOIN_SHARE[1] * kind.length_mm:
+            return None
+        if total <= max(a.length_mm, b.length_mm) + 0.3 * min(lengths):
+            return None
+        at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
+        others = [(g.p0, g.p1) for g in every if g is not a and g is not b]
+        if seam_cues(gray, p0, p1, at, others, s, profile, wood_mp).seam:
+            return None  # a seam: two sticks indeed
+        return StickFit(kind.kind, p0, p1, total, False)
+
+    return _merge_pairs(fits, merge)
 
 
 def _bridged(
