@@ -15,7 +15,6 @@ Stateless per frame (the tracker keeps time). The steps, each in its own module:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -34,13 +33,14 @@ from vision.picasso.occlusion import (
     stray_patches,
     wide_wood,
 )
+from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
-from vision.picasso.sticks import StickFit, find_sticks, stick_kind
+from vision.picasso.sticks import StickFit, find_sticks, stick_kind, stick_size
 from vision.sources.guard import check_frame
 
 
@@ -215,58 +215,34 @@ def join_overlapping(fits: list[StickFit], profile: KitProfile) -> list[StickFit
     straight on its own wood where a coarse, blurred or bent view (a lens the reader was
     not given) widens and curves a long stick's wood. Two real sticks never lie one on the
     other in line; side by side, their centre lines are a stick's width apart."""
-    return _merge_pairs(fits, lambda a, b, _every: _overlap_join(a, b, profile))
-
-
-def _merge_pairs(
-    fits: list[StickFit],
-    merge: Callable[[StickFit, StickFit, list[StickFit]], StickFit | None],
-) -> list[StickFit]:
-    """``fits`` with pairs merged until none is: ``merge(a, b, fits)`` gives the one stick
-    that a and b are (``fits``: all of them, a and b included), or None; a merged pair is
-    replaced by its stick, put last, and the search starts again."""
-    out = list(fits)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                merged = merge(out[i], out[j], out)
-                if merged is not None:
-                    out = [*(g for k, g in enumerate(out) if k not in (i, j)), merged]
-                    changed = True
-                    break
-            if changed:
-                break
-    return out
+    return merge_pairs(fits, lambda a, b, _every: _overlap_join(a, b, profile))
 
 
 def _overlap_join(a: StickFit, b: StickFit, profile: KitProfile) -> StickFit | None:
     """The one stick that ``a`` and ``b`` overlapping in line are (``join_overlapping``), or
     None."""
-    ea = np.array([a.p0, a.p1], np.float64)
-    eb = np.array([b.p0, b.p1], np.float64)
-    da, db = ea[1] - ea[0], eb[1] - eb[0]
-    la, lb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+    # The direction test first, in plain floats: most pairs of sticks fail it.
+    dax, day = a.p1[0] - a.p0[0], a.p1[1] - a.p0[1]
+    dbx, dby = b.p1[0] - b.p0[0], b.p1[1] - b.p0[1]
+    la, lb = math.hypot(dax, day), math.hypot(dbx, dby)
     if la <= 0 or lb <= 0:
         return None
-    ua = da / la
-    if abs(float(ua @ db)) / lb < math.cos(math.radians(OVERLAP_TURN_DEG)):
+    if abs(dax * dbx + day * dby) / (la * lb) < math.cos(math.radians(OVERLAP_TURN_DEG)):
         return None
-    na = np.array([-ua[1], ua[0]])
-    ub = db / lb
-    nb = np.array([-ub[1], ub[0]])
+    ea = np.array([a.p0, a.p1], np.float64)
+    eb = np.array([b.p0, b.p1], np.float64)
+    ua = np.array([dax, day]) / la
+    ub = np.array([dbx, dby]) / lb
     off = OVERLAP_OFF * profile.stick_width_mm
-    if np.abs((eb - ea[0]) @ na).max() > off:
+    if np.abs((eb - ea[0]) @ np.array([-ua[1], ua[0]])).max() > off:
         return None
-    if np.abs((ea - eb[0]) @ nb).max() > off:
-        return None
-    tb = sorted(float(v) for v in (eb - ea[0]) @ ua)
-    overlap = min(la, tb[1]) - max(0.0, tb[0])
-    if overlap < OVERLAP_MIN_MM:
+    if np.abs((ea - eb[0]) @ np.array([-ub[1], ub[0]])).max() > off:
         return None
     pts = np.vstack([ea, eb])
-    ts = (pts - ea[0]) @ ua
+    ts = (pts - ea[0]) @ ua  # a's ends at 0 and la, b's at ts[2:]
+    overlap = min(la, float(ts[2:].max())) - max(0.0, float(ts[2:].min()))
+    if overlap < OVERLAP_MIN_MM:
+        return None
     p0, p1 = pts[int(np.argmin(ts))], pts[int(np.argmax(ts))]
     total = float(np.linalg.norm(p1 - p0))
     return StickFit(
@@ -319,8 +295,7 @@ def join_in_line(
             return None
         p0, joint, p1 = joined
         total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
-        named = stick_kind(total, profile)
-        kind = next(k for k in profile.sorted_sticks if k.kind == named)
+        kind = stick_size(total, profile)
         if not JOIN_SHARE[0] * kind.length_mm <= total <= JOIN_SHARE[1] * kind.length_mm:
             return None
         if total <= max(a.length_mm, b.length_mm) + 0.3 * min(lengths):
@@ -331,7 +306,7 @@ def join_in_line(
             return None  # a seam: two sticks indeed
         return StickFit(kind.kind, p0, p1, total, False)
 
-    return _merge_pairs(fits, merge)
+    return merge_pairs(fits, merge)
 
 
 def _bridged(

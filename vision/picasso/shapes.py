@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
 
 #: The canvas class code of ``vision.picasso.segment`` (imported lazily there: no cycle).
@@ -220,20 +221,7 @@ def join_split(
     square cut near a corner leaves a large part that passes for a half-circle.)"""
     if len(patches) < 2:
         return patches
-    out = list(patches)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                joined = _join(out[i], out[j], labels, s, profile)
-                if joined is not None:
-                    out = [p for k, p in enumerate(out) if k not in (i, j)] + [joined]
-                    changed = True
-                    break
-            if changed:
-                break
-    return out
+    return merge_pairs(patches, lambda a, b, _every: _join(a, b, labels, s, profile))
 
 
 def _join(

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.profile import KitProfile
+from vision.picasso.profile import KitProfile, StickSize
 from vision.picasso.stick_lines import DARK_PX, SHADE_PX, _Candidate
 from vision.picasso.stick_proposals import (
     _core,
@@ -63,9 +63,9 @@ HEAP_BOTH_MAX = 0.75
 STRETCH_MAX = 1.2
 
 
-def stick_kind(length_mm: float, profile: KitProfile) -> str:
-    """The kind of a stick measured ``length_mm`` long: the shortest of the profile's kinds
-    that could have measured that long (``STRETCH_MAX``), never one shorter than the
+def stick_size(length_mm: float, profile: KitProfile) -> StickSize:
+    """The kit stick a stick measured ``length_mm`` long is: the shortest of the profile's
+    kinds that could have measured that long (``STRETCH_MAX``), never one shorter than the
     nearest in ratio; the longest kind when none could."""
     kinds = profile.sorted_sticks
     nearest = min(
@@ -75,7 +75,12 @@ def stick_kind(length_mm: float, profile: KitProfile) -> str:
         (i for i, k in enumerate(kinds) if length_mm <= STRETCH_MAX * k.length_mm),
         len(kinds) - 1,
     )
-    return kinds[max(nearest, reach)].kind
+    return kinds[max(nearest, reach)]
+
+
+def stick_kind(length_mm: float, profile: KitProfile) -> str:
+    """The kind name of ``stick_size``."""
+    return stick_size(length_mm, profile).kind
 
 
 @dataclass(frozen=True)
