@@ -1,0 +1,152 @@
+"""A card named by one marker: its other marker, where each of the card's two possible poses
+puts it, is read by its likeness to the marker (issue 26: codes read by what is known, and
+a reported outline on its card). The pose whose partner is seen is the card's, and the card
+is placed by both markers; where no partner is seen, the picture alone does not overrule the
+card's edges."""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+import pytest
+
+from pictable.bench.readers.identify import PLACE_MAX, placement_error
+from vision.identify import marker_pairs
+from vision.identify.codes import read_sightings, vote
+from vision.identify.identify import identify_frame
+from vision.identify.scenes import make_scene, scene_seed
+from vision.kit import render_face
+from vision.kit.codes import marker_bits, marker_id
+
+PX_PER_MM = 4.0  # the face drawn at this, then shrunk SHRINK times
+SHRINK = 4.0
+MARGIN_MM = 80
+
+
+def _smear_cell(
+    face: np.ndarray, rect_xy_mm: tuple[float, float], row: int, col: int, black: bool
+) -> None:
+    """Move one inner cell (``black`` or not) of the face's marker at ``rect_xy_mm`` (its
+    top-left, 20 mm wide) 60% of the way to the other colour, as a smear or a glare leaves
+    it: read bit for bit, the marker reads wrong."""
+    cell = 20.0 / 6 * PX_PER_MM
+    x0 = round(rect_xy_mm[0] * PX_PER_MM + (1 + col) * cell)
+    y0 = round(rect_xy_mm[1] * PX_PER_MM + (1 + row) * cell)
+    face[y0 : y0 + round(cell), x0 : x0 + round(cell)] = 153 if black else 102
+
+
+def _table(decoy: bool) -> tuple[np.ndarray, np.ndarray]:
+    """pickpic-042's front on a grey table, about 1 px/mm, its bottom-right marker with one
+    cell smeared; ``decoy``: another card's marker lying on the table where the face's
+    other pose would put that partner (beyond its top-left corner). The frame (H, W, 3) and
+    the face's outline (4, 2) px."""
+    face = render_face("pickpic-042", "front", PX_PER_MM)
+    bits = marker_bits(marker_id("pickpic-042", "front"))
+    _smear_cell(face, (40.0, 65.0), 1, 1, bool(bits[2, 2]))
+    m = round(MARGIN_MM * PX_PER_MM)
+    table = cv2.copyMakeBorder(face, m, m, m, m, cv2.BORDER_CONSTANT, value=(95, 110, 120))
+    if decoy:
+        other = marker_bits(marker_id("pickpic-077", "front"))
+        assert (other != bits).any()
+        size = round(20 * PX_PER_MM)
+        # The wrong pose puts the partner 37 mm left and 62 mm up of the top-left marker.
+        x0 = m + round((3 - 37) * PX_PER_MM)
+        y0 = m + round((3 - 62) * PX_PER_MM)
+        pad = round(2 * PX_PER_MM)
+        table[y0 - pad : y0 + size + pad, x0 - pad : x0 + size + pad] = 245
+        cells = cv2.resize(
+            ((1 - other) * 230 + 15).astype(np.uint8), (size, size), interpolation=cv2.INTER_NEAREST
+        )
+        table[y0 : y0 + size, x0 : x0 + size] = cells[..., None]
+    small = cv2.resize(
+        table,
+        (round(table.shape[1] / SHRINK), round(table.shape[0] / SHRINK)),
+        interpolation=cv2.INTER_AREA,
+    )
+    frame = cv2.GaussianBlur(small, (0, 0), 0.5)
+    h, w = face.shape[:2]
+    outline = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) + m) / SHRINK - 0.5
+    return frame, outline
+
+
+@pytest.mark.parametrize("decoy", [False, True], ids=["plain table", "a marker on the table"])
+def test_a_lone_markers_partner_is_read_where_the_true_pose_puts_it(decoy: bool) -> None:
+    frame, outline = _table(decoy)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    cards = [c for c in vote(read_sightings(frame, grey)) if c.card == "pickpic-042"]
+    assert len(cards) == 1 and len(cards[0].codes) == 1  # one marker read bit for bit
+    (found,) = marker_pairs.partners(grey, cards)
+    # At the face's bottom-right marker (40, 65 mm, 20 mm wide), in ArUco order.
+    expected = (np.array([[40, 65], [60, 65], [60, 85], [40, 85]], np.float64)) * PX_PER_MM
+    expected = (expected + MARGIN_MM * PX_PER_MM) / SHRINK - 0.5
+    assert np.abs(found.corners_px - expected).max() < 1.5
+    (reading,) = [
+        r for r in identify_frame(frame, None, codes="fast").cards if r.card == "pickpic-042"
+    ]
+    assert reading.evidence[:2] == ("marker", "marker")
+    assert placement_error(reading.corners_px, outline) < 0.03
+
+
+def test_a_partner_of_another_marker_is_not_seen() -> None:
+    """The partner's square must be more like the marker than like any other of the kit: the
+    decoy (pickpic-077's marker) where the wrong pose puts it is not taken for pickpic-042's
+    partner, whatever its border and dark cells share with it."""
+    frame, _ = _table(decoy=True)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    (card,) = [c for c in vote(read_sightings(frame, grey)) if c.card == "pickpic-042"]
+    poses = np.concatenate([card.corners_px[None], card.alternatives])
+    score, lead, _ = marker_pairs.partner_reads(
+        grey,
+        card.card,
+        card.side,
+        marker_id("pickpic-042", "front"),
+        card.codes[0].corners_px,
+        poses,
+    )
+    centre = card.codes[0].corners_px.mean(axis=0)
+    # The pose whose card lies down and right of the marker read is the true one.
+    true = int(np.argmax([(p.mean(axis=0) - centre).sum() for p in poses]))
+    assert score[true] >= marker_pairs.PARTNER_MIN_SCORE
+    assert lead[true] >= marker_pairs.PARTNER_MIN_LEAD
+    assert lead[1 - true] < 0
+
+
+@functools.cache
+def _hard_scene(index: int):  # type: ignore[no-untyped-def]
+    return make_scene("codes", "hard", scene_seed(0, index))
+
+
+def test_a_partner_seen_places_a_card_its_lone_marker_put_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hard tier, seed 0, scene 93: pickpic-011 is read by one marker; placed by that marker
+    alone, a corner lay 12% of the card's height off (over the benchmark's 10%); its partner,
+    read by its likeness, places it within the bar."""
+    frame, truth = _hard_scene(93)
+    card = next(t for t in truth.cards if t.card_id == "pickpic-011")
+
+    def placed() -> float:
+        found = identify_frame(frame, None, codes="fast", game="pickpic")
+        reading = next(r for r in found.cards if r.card == "pickpic-011")
+        return placement_error(reading.corners_px, card.corners_px)
+
+    assert placed() <= PLACE_MAX
+    monkeypatch.setattr(marker_pairs, "partners", lambda grey, cards: [])
+    assert placed() > PLACE_MAX
+
+
+def test_the_picture_alone_does_not_overrule_the_cards_edges() -> None:
+    """Hard tier, seed 0, scene 15: pickpic-041 lies 70% under an arm, one marker in view and
+    its partner hidden. The pose the other way put the card on bare wood, whose grain agreed
+    with the card's picture (0.57 against 0.17 under the arm), and the card was named 0.91
+    where no card is; the edges seen favour the true pose, so the place is not known and the
+    card is not named."""
+    frame, truth = _hard_scene(15)
+    found = identify_frame(frame, None, codes="fast", game="pickpic")
+    for r in found.cards:
+        t = next((t for t in truth.cards if t.card_id == r.card), None)
+        assert t is not None
+        assert placement_error(r.corners_px, t.corners_px) < 0.5, r.card
+    assert "pickpic-041" not in {r.card for r in found.cards}
