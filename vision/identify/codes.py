@@ -674,7 +674,9 @@ def read_sightings(
     ``"full"`` (see the module docstring); ``qr``: read QR codes too; ``game``: the game
     whose cards are on the table: markers of other games' cards are ignored, and its own
     that are not read bit for bit are also named by their likeness
-    (:func:`vision.identify.likeness.soft_markers`, sightings marked ``soft``)."""
+    (:func:`vision.identify.likeness.soft_markers`), or by their likeness and their
+    partner's (:func:`vision.identify.marker_pairs.paired_markers`): sightings marked
+    ``soft``."""
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     soft: list[tuple[int, NDArray[np.float32]]] = []
@@ -682,7 +684,7 @@ def read_sightings(
         # Every decoder and fallback, and the fast reader too: what the fast reader reads,
         # the full one reads as well (a code both read is kept once, the fast reading's
         # corners first).
-        markers, texts, soft = _fast_codes(grey, qr, game)
+        markers, texts, soft, left = _fast_codes(grey, qr, game)
         from vision.codes import decode_frame
 
         more: list[tuple[int, NDArray[np.float32]]] = []
@@ -701,7 +703,7 @@ def read_sightings(
                 if not _seen(m, edges[k], markers):
                     markers.append((m, edges[k]))
     elif reader == "fast":
-        markers, texts, soft = _fast_codes(grey, qr, game)
+        markers, texts, soft, left = _fast_codes(grey, qr, game)
     else:
         raise ValueError(f"unknown code reader {reader!r}; expected one of {list(CODE_READERS)}")
     out: list[CodeSighting] = []
@@ -728,6 +730,37 @@ def read_sightings(
         s = sighting("qr", named[0], named[1], corners)
         if s is not None:
             out.append(s)
+    if game is not None and len(left):
+        out += _paired(grey, out, left, game)
+    return out
+
+
+def _paired(
+    grey: NDArray[np.uint8], found: list[CodeSighting], squares: NDArray[np.float32], game: str
+) -> list[CodeSighting]:
+    """Sightings of the game's markers named with their partner
+    (:func:`vision.identify.marker_pairs.paired_markers`) among dark ``squares`` left unread
+    that lie on no card two codes (or a QR code) already place: the dark squares of a card's
+    own picture and QR code are not looked at again."""
+    from vision.identify.likeness import game_marker_ids
+    from vision.identify.marker_pairs import paired_markers
+
+    placed = [c.corners_px for c in vote(found) if len(c.codes) >= 2 or "qr" in c.kinds]
+    centres = squares.mean(axis=1)
+    free = np.ones(len(squares), bool)
+    for outline in placed:
+        poly = np.asarray(outline, np.float32)
+        free &= np.array(
+            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
+        )
+    out: list[CodeSighting] = []
+    for marker, corners in paired_markers(grey, squares[free], game_marker_ids(game)):
+        named = card_for_marker(marker)
+        if named is None:
+            continue
+        s = sighting("marker", named[0], named[1], corners, soft=True)
+        if s is not None:
+            out.append(s)
     return out
 
 
@@ -737,10 +770,12 @@ def _fast_codes(
     list[tuple[int, NDArray[np.float32]]],
     list[tuple[str, NDArray[np.float32]]],
     list[tuple[int, NDArray[np.float32]]],
+    NDArray[np.float32],
 ]:
     """The fast reader's markers (id, corners), QR texts (text, corners) and, with a
     ``game``, the markers of its cards read by likeness
-    (:func:`vision.identify.likeness.soft_markers`) of a frame."""
+    (:func:`vision.identify.likeness.soft_markers`) of a frame, and the dark squares left
+    unread (n, 4, 2) (none without a ``game``)."""
     quads = marker_quads(grey)
     # Large markers after the others (the same marker read twice keeps its first reading);
     # QR codes' finder patterns looked for among the others only, as they were: shrunk 4
@@ -750,17 +785,31 @@ def _fast_codes(
     if qr:
         texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
     soft = []
+    left = np.zeros((0, 4, 2), np.float32)
     if game is not None:
         from vision.identify.likeness import game_marker_ids, soft_markers
 
         # Not a square inside (or round) a marker read bit for bit: its inner or outer
         # contour, or a speck of it.
+        unread = quads[~read[: len(quads)]]
         soft = [
             (m, c)
-            for m, c in soft_markers(grey, quads[~read[: len(quads)]], game_marker_ids(game))
+            for m, c in soft_markers(grey, unread, game_marker_ids(game))
             if not any(_inside(c, q) for _, q in markers)
         ]
-    return markers, texts, soft
+        named = [c for _, c in [*markers, *soft]]
+        left = unread[~_inside_any(unread, np.array(named, np.float32).reshape(-1, 4, 2))]
+    return markers, texts, soft, left
+
+
+def _inside_any(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """:func:`_inside` of each of squares ``a`` (n, 4, 2) and any of ``b`` (m, 4, 2): (n,)."""
+    if not len(a) or not len(b):
+        return np.zeros(len(a), bool)
+    d = np.linalg.norm(a.mean(axis=1)[:, None] - b.mean(axis=1)[None], axis=2)
+    sa = np.linalg.norm(a[:, 0] - a[:, 1], axis=1)
+    sb = np.linalg.norm(b[:, 0] - b[:, 1], axis=1)
+    return np.asarray((d < 0.5 * np.maximum(sa[:, None], sb[None])).any(axis=1))
 
 
 def _inside(a: NDArray[np.float32], b: NDArray[np.float32]) -> bool:

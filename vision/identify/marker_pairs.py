@@ -1,16 +1,30 @@
-"""A lone marker's partner: where a card's other marker must be, and whether it is there.
+"""A card's two markers read together: where a card's other marker must be, and whether it
+is there.
 
 Every card face carries its marker twice, at opposite corners and printed the same way up
-(KIT.md; :func:`vision.identify.codes.face_geometry`). When only one of them is read (the
-other small and blurred, read a cell wrong, or joined by blur to a dark picture across its
-2 mm pad), the card may lie either way from it: the marker may be either of the two. Each
-pose puts the other marker at a known place; the square there is sampled cell by cell
-(snapped to its edges where they are seen, and at a few shifts) and compared with the marker
-and with every other marker of the kit. The pose whose partner is seen is the card's, and
-the partner is a second code that fits the card's outline by both markers, at opposite
-corners, rather than extrapolated from one."""
+(KIT.md; :func:`vision.identify.codes.face_geometry`). A small, blurred marker often reads a
+cell wrong, or is not found as a dark square at all (blur joins it to a dark picture across
+its 2 mm pad). But once one square of a card is seen, where its partner must be is known: a
+fixed number of marker widths away, one place for each of the face's two markers the square
+may be. The square there is sampled cell by cell (snapped to its edges where they are seen,
+and at a few shifts) and compared with the marker and with every other marker of the kit.
+
+- :func:`partners`: a card named by one marker alone (read bit for bit or by its likeness)
+  takes the pose whose partner is seen, and is placed by both markers, at opposite corners,
+  rather than extrapolated from one.
+- :func:`paired_markers`: a dark square that neither reading names is named when one of the
+  game's markers it is most like has its partner seen, and no other does. A square and a
+  partner that both point to one marker are two reads of it: one square's cells, read a
+  cell wrong, are also like a handful of other markers; its partner's, three to four of its
+  widths away, are another sample. What they name is still checked against the card's
+  picture (:func:`vision.identify.code_cards._by_codes`, as every reading by likeness).
+
+Every likeness here is weighed against a square dark all over too (:func:`_templates`): a
+marker nearly all dark is like any dark blob with a light speck."""
 
 from __future__ import annotations
+
+import functools
 
 import cv2
 import numpy as np
@@ -34,12 +48,12 @@ from vision.kit.codes import face_codes
 
 #: The partner is seen where that pose puts it when the square there is like the marker
 #: (likeness, as :data:`vision.identify.likeness.SOFT_MIN_SCORE`) by at least
-#: PARTNER_MIN_SCORE and more like it than like any other marker of the kit (in any turn) by
-#: PARTNER_MIN_LEAD; a pose is taken when its partner is seen and the other pose's is not.
-#: On rendered tables (codes scenes, seed 0: 150 normal, 100 hard; 226 lone markers whose
-#: card was there), the wrong pose's square was at best 0.05 less like the marker than like
-#: another (a marker of another card where the wrong pose put it read 0.64 alike); the true
-#: pose's partner passed on 71 cards, the wrong pose's on none.
+#: PARTNER_MIN_SCORE and more like it than like any other marker of the kit (in any turn, or
+#: a square dark all over) by PARTNER_MIN_LEAD; a pose is taken when its partner is seen and
+#: the other pose's is not. On rendered tables (codes scenes, seed 0: 150 normal, 100 hard;
+#: 214 lone markers whose card was there), the wrong pose's square was at best 0.12 less like
+#: the marker than like another (a marker of another card where the wrong pose put it read
+#: 0.64 alike); the true pose's partner passed on 63 cards, the wrong pose's on none.
 PARTNER_MIN_SCORE = 0.4
 PARTNER_MIN_LEAD = 0.03
 #: The partner's place is extrapolated from one small square (three to four of its widths
@@ -100,6 +114,16 @@ def cells_bilinear(
     return ratios, spread
 
 
+@functools.cache
+def _templates() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """:func:`vision.identify.likeness._soft_templates` and one more row, id -1: a square
+    dark all over. A marker nearly all dark (pickpic-043's back has two light cells of 16)
+    is hardly more like a dark blob with a light speck (a knot of wood grain) than that
+    square is: a likeness is evidence only by how much it leads that too."""
+    templates, ids = _soft_templates()
+    return np.vstack([templates, -np.ones(templates.shape[1])]), np.append(ids, -1)
+
+
 def partner_reads(
     grey: NDArray[np.uint8],
     card: str,
@@ -135,7 +159,7 @@ def partner_reads(
         + _SHIFTS[None, :, 1, None, None] / _CELLS * ey[:, None, None, :]
     )  # (p, shifts, 4, 2)
     ratios, spread = cells_bilinear(grey, shifted.reshape(-1, 4, 2))
-    templates, ids = _soft_templates()
+    templates, ids = _templates()
     rows = np.flatnonzero(ids == marker_id)
     row = int(rows[0])  # its first turn: ArUco order
     every = (2.0 * ratios - 1.0) @ templates.T / templates.shape[1]  # (p * shifts, k * 4)
@@ -177,3 +201,122 @@ def partners(grey: NDArray[np.uint8], cards: list[CodeCard]) -> list[CodeSightin
 
 def _marker_id(card: str, side: str) -> int:
     return int(face_codes(card, side).marker_id)  # type: ignore[arg-type]
+
+
+def likeness_and_lead(
+    grey: NDArray[np.uint8], squares: NDArray[np.float64], rows: NDArray[np.intp]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each of ``squares`` (n, 4, 2), snapped to its edges where they are seen and sampled
+    at :data:`_SHIFTS`: its likeness to the marker template ``rows`` (n,) names (rows of
+    :func:`_templates`), the best over the shifts, and by how much that leads the best
+    likeness of every other marker of the kit (any turn, any shift; a square dark all over
+    too): each (n,), -1 where no shift shows a square of two levels with cells of one level
+    each. The leads are worked out only for squares at least :data:`PARTNER_MIN_SCORE` like
+    their marker (the others' are -1)."""
+    templates, ids = _templates()
+    n = len(squares)
+    if n == 0:
+        return np.zeros(0), np.zeros(0)
+    snapped = refine_marker_corners(grey, np.asarray(squares, np.float32)).astype(np.float64)
+    ex, ey = _axes(snapped)
+    shifted = snapped[:, None] + (
+        _SHIFTS[None, :, 0, None, None] / _CELLS * ex[:, None, None, :]
+        + _SHIFTS[None, :, 1, None, None] / _CELLS * ey[:, None, None, :]
+    )  # (n, shifts, 4, 2)
+    ratios, spread = cells_bilinear(grey, shifted.reshape(-1, 4, 2))
+    ratios = 2.0 * ratios.reshape(n, len(_SHIFTS), -1) - 1.0
+    fine = ((ratios.max(axis=2) > -1.0) & (spread.reshape(n, -1) <= MAX_CELL_SPREAD)).any(axis=1)
+    ok = spread.reshape(n, -1) <= MAX_CELL_SPREAD
+    own = np.einsum("nsc,nc->ns", ratios, templates[rows]) / templates.shape[1]
+    own = np.where(ok, own, -1.0).max(axis=1)
+    own = np.where(fine, own, -1.0)
+    lead = np.full(n, -1.0)
+    check = np.flatnonzero(own >= PARTNER_MIN_SCORE)
+    if len(check):
+        every = ratios[check] @ templates.T / templates.shape[1]  # (c, shifts, k * 4 + 1)
+        every = np.where(ok[check][..., None], every, -1.0).max(axis=1)
+        same = ids[None] == ids[rows[check]][:, None]
+        lead[check] = own[check] - np.where(same, -np.inf, every).max(axis=1)
+    return own, lead
+
+
+#: A dark square that no marker matched bit for bit nor by its likeness alone is named with
+#: its partner (:func:`paired_markers`) when one of the game's markers it is most like
+#: (:data:`PAIR_CANDIDATES`, at least SQUARE_MIN_SCORE alike, and more like it than a square
+#: dark all over by PARTNER_MIN_LEAD) has its partner seen where one of the square's two
+#: places on the card puts it (:data:`PARTNER_MIN_SCORE`, :data:`PARTNER_MIN_LEAD`), and no
+#: other candidate or place does. On rendered tables (codes scenes of seed 0, 150 normal and
+#: 100 hard, and 100 hard of seed 3; features scenes of seed 0, 100 hard) 83 squares were
+#: named so, all right; before the dark square was a rival, 3 more named pickpic-043's back
+#: (two light cells of 16) on a knot of wood grain or a dark picture, with no card there.
+PAIR_CANDIDATES = 3
+SQUARE_MIN_SCORE = 0.45
+
+
+def paired_markers(
+    grey: NDArray[np.uint8], quads: NDArray[np.float32], marker_ids: frozenset[int]
+) -> list[tuple[int, NDArray[np.float32]]]:
+    """Dark squares ``quads`` (n, 4, 2) named with their partner (see
+    :data:`SQUARE_MIN_SCORE`): (marker id, (4, 2) float32 corners in ArUco order), the
+    square's and its partner's, for each square named."""
+    from vision.identify.codes import _ROTATED, _cell_read
+    from vision.kit.codes import card_for_marker
+
+    if not len(quads) or not marker_ids:
+        return []
+    ratios, spread = _cell_read(grey, quads)
+    ratios = ratios.reshape(len(quads), -1)
+    seen = np.flatnonzero((ratios.max(axis=1) > 0) & (spread <= MAX_CELL_SPREAD))
+    if not len(seen):
+        return []
+    templates, ids = _soft_templates()
+    game = np.isin(ids, np.fromiter(marker_ids, np.int64))
+    score = (2.0 * ratios[seen] - 1.0) @ templates.T / templates.shape[1]  # (m, k * 4)
+    dark = 1.0 - 2.0 * ratios[seen].mean(axis=1)  # likeness to a square dark all over
+    # A square more like a marker that is on no card of the game (a fiducial of the play
+    # area or the board, another game's card) is not one of the game's.
+    mine = np.where(game[None], score, -np.inf).max(axis=1) >= score.max(axis=1)
+    score = np.where(game[None], score, -np.inf).reshape(len(seen), -1, 4)
+    # Each square's candidates: its PAIR_CANDIDATES best game markers, each at its best turn,
+    # and for each the partner's place if the square is either of the face's two markers.
+    square, rows, corners, partner = [], [], [], []
+    for j, i in enumerate(seen.tolist()):
+        if not mine[j]:
+            continue
+        for row in np.argsort(-score[j].max(axis=1))[:PAIR_CANDIDATES].tolist():
+            turn = int(np.argmax(score[j, row]))
+            if score[j, row, turn] < SQUARE_MIN_SCORE:
+                break
+            if score[j, row, turn] - dark[j] < PARTNER_MIN_LEAD:
+                continue  # no more like it than a square dark all over
+            named = card_for_marker(int(ids[row * 4]))
+            if named is None:
+                continue
+            _, rects, _ = face_geometry(*named)
+            if len(rects) != 2:
+                continue
+            a, b = rects
+            d = np.array([(b.x - a.x) / a.w, (b.y - a.y) / a.h])
+            c = quads[i][_ROTATED[turn]].astype(np.float64)
+            ex, ey = _axes(c)
+            for sign in (1.0, -1.0):
+                square.append(i)
+                rows.append(row * 4)  # the partner in ArUco order: the marker's first turn
+                corners.append(c)
+                partner.append(c + sign * (d[0] * ex + d[1] * ey))
+    if not square:
+        return []
+    own, lead = likeness_and_lead(grey, np.stack(partner), np.array(rows, np.intp))
+    ok = (own >= PARTNER_MIN_SCORE) & (lead >= PARTNER_MIN_LEAD)
+    out: list[tuple[int, NDArray[np.float32]]] = []
+    for i in sorted(set(square)):
+        hits = [h for h in range(len(square)) if square[h] == i and ok[h]]
+        if len(hits) == 1:
+            h = hits[0]
+            mid = int(ids[rows[h]])
+            out += [(mid, corners[h].astype(np.float32)), (mid, _snap(grey, partner[h]))]
+    return out
+
+
+def _snap(grey: NDArray[np.uint8], square: NDArray[np.float64]) -> NDArray[np.float32]:
+    return refine_marker_corners(grey, np.asarray(square, np.float32)[None])[0]
