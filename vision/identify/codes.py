@@ -731,36 +731,9 @@ def read_sightings(
         if s is not None:
             out.append(s)
     if game is not None and len(left):
-        out += _paired(grey, out, left, game)
-    return out
+        from vision.identify.marker_pairs import paired_sightings
 
-
-def _paired(
-    grey: NDArray[np.uint8], found: list[CodeSighting], squares: NDArray[np.float32], game: str
-) -> list[CodeSighting]:
-    """Sightings of the game's markers named with their partner
-    (:func:`vision.identify.marker_pairs.paired_markers`) among dark ``squares`` left unread
-    that lie on no card two codes (or a QR code) already place: the dark squares of a card's
-    own picture and QR code are not looked at again."""
-    from vision.identify.likeness import game_marker_ids
-    from vision.identify.marker_pairs import paired_markers
-
-    placed = [c.corners_px for c in vote(found) if len(c.codes) >= 2 or "qr" in c.kinds]
-    centres = squares.mean(axis=1)
-    free = np.ones(len(squares), bool)
-    for outline in placed:
-        poly = np.asarray(outline, np.float32)
-        free &= np.array(
-            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
-        )
-    out: list[CodeSighting] = []
-    for marker, corners in paired_markers(grey, squares[free], game_marker_ids(game)):
-        named = card_for_marker(marker)
-        if named is None:
-            continue
-        s = sighting("marker", named[0], named[1], corners, soft=True)
-        if s is not None:
-            out.append(s)
+        out += paired_sightings(grey, out, left, game)
     return out
 
 

@@ -33,18 +33,21 @@ from numpy.typing import NDArray
 from vision.identify.codes import (
     _CELL_SAMPLES,
     _CELLS,
+    _ROTATED,
     MAX_CELL_SPREAD,
     CodeCard,
     CodeSighting,
+    _cell_read,
     _face_corners_mm,
     _otsu_classes,
     _sample_xy,
     face_geometry,
     refine_marker_corners,
     sighting,
+    vote,
 )
-from vision.identify.likeness import _soft_templates
-from vision.kit.codes import face_codes
+from vision.identify.likeness import _soft_templates, game_marker_ids
+from vision.kit.codes import card_for_marker, face_codes
 
 #: The partner is seen where that pose puts it when the square there is like the marker
 #: (likeness, as :data:`vision.identify.likeness.SOFT_MIN_SCORE`) by at least
@@ -259,9 +262,6 @@ def paired_markers(
     """Dark squares ``quads`` (n, 4, 2) named with their partner (see
     :data:`SQUARE_MIN_SCORE`): (marker id, (4, 2) float32 corners in ArUco order), the
     square's and its partner's, for each square named."""
-    from vision.identify.codes import _ROTATED, _cell_read
-    from vision.kit.codes import card_for_marker
-
     if not len(quads) or not marker_ids:
         return []
     ratios, spread = _cell_read(grey, quads)
@@ -320,3 +320,29 @@ def paired_markers(
 
 def _snap(grey: NDArray[np.uint8], square: NDArray[np.float64]) -> NDArray[np.float32]:
     return refine_marker_corners(grey, np.asarray(square, np.float32)[None])[0]
+
+
+def paired_sightings(
+    grey: NDArray[np.uint8], found: list[CodeSighting], squares: NDArray[np.float32], game: str
+) -> list[CodeSighting]:
+    """Sightings of the game's markers named with their partner
+    (:func:`vision.identify.marker_pairs.paired_markers`) among dark ``squares`` left unread
+    that lie on no card two codes (or a QR code) already place: the dark squares of a card's
+    own picture and QR code are not looked at again."""
+    placed = [c.corners_px for c in vote(found) if len(c.codes) >= 2 or "qr" in c.kinds]
+    centres = squares.mean(axis=1)
+    free = np.ones(len(squares), bool)
+    for outline in placed:
+        poly = np.asarray(outline, np.float32)
+        free &= np.array(
+            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
+        )
+    out: list[CodeSighting] = []
+    for marker, corners in paired_markers(grey, squares[free], game_marker_ids(game)):
+        named = card_for_marker(marker)
+        if named is None:
+            continue
+        s = sighting("marker", named[0], named[1], corners, soft=True)
+        if s is not None:
+            out.append(s)
+    return out
