@@ -201,7 +201,7 @@ def test_a_dark_blob_with_faint_specks_is_no_marker_nearly_all_dark(speck: float
     grey, square = _dark_square_with_specks(speck)
     templates, ids = marker_pairs._templates()
     row = int(np.flatnonzero(ids == marker_id("pickpic-043", "back"))[0])
-    _, lead = marker_pairs.likeness_and_lead(grey, square, np.array([row]))
+    _, lead, _ = marker_pairs.likeness_and_lead(grey, square, np.array([row]))
     ratios, _ = marker_pairs.cells_bilinear(grey, square)
     every = (2 * ratios[0] - 1) @ templates.T / templates.shape[1]
     others = np.where(ids == ids[row], -np.inf, every)[:-1]  # every marker, not the dark square
@@ -213,7 +213,7 @@ def test_that_marker_itself_still_leads_a_dark_square() -> None:
     grey, square = _dark_square_with_specks(1.0)
     _, ids = marker_pairs._templates()
     row = int(np.flatnonzero(ids == marker_id("pickpic-043", "back"))[0])
-    own, lead = marker_pairs.likeness_and_lead(grey, square, np.array([row]))
+    own, lead, _ = marker_pairs.likeness_and_lead(grey, square, np.array([row]))
     assert own[0] >= marker_pairs.PARTNER_MIN_SCORE and lead[0] >= marker_pairs.PARTNER_MIN_LEAD
 
 

@@ -155,16 +155,20 @@ def _by_codes(
     t: Thresholds,
     game: str | None = None,
 ) -> list[_Candidate]:
-    sightings = read_sightings(bgr, grey, reader, game=game)
+    unread: list[NDArray[np.float32]] = []
+    sightings = read_sightings(bgr, grey, reader, game=game, unread=unread)
     cards = vote(sightings)
-    if not cards:
-        return []
     # A card named by one marker: its other marker, where one of its two poses puts it, read
     # by its likeness to the marker (vision.identify.marker_pairs); the card is then placed
-    # by both.
-    seen_partners = marker_pairs.partners(grey, cards)
-    if seen_partners:
-        cards = vote(sightings + seen_partners)
+    # by both. With the game known, a dark square left unread off the cards placed is named
+    # with its partner.
+    more = marker_pairs.partners(grey, cards)
+    if game is not None and unread and len(unread[0]):
+        more += marker_pairs.paired_sightings(grey, cards, unread[0], game)
+    if more:
+        cards = vote(sightings + more)
+    if not cards:
+        return []
     # Every pose of every card at once: snapped to the edges, checked against its picture.
     owner = np.concatenate([[k] * (1 + len(c.alternatives)) for k, c in enumerate(cards)])
     poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])

@@ -667,6 +667,7 @@ def read_sightings(
     *,
     qr: bool = True,
     game: str | None = None,
+    unread: list[NDArray[np.float32]] | None = None,
 ) -> list[CodeSighting]:
     """Every kit-card code in a frame, as :class:`CodeSighting`; codes of no card ignored.
 
@@ -676,7 +677,9 @@ def read_sightings(
     that are not read bit for bit are also named by their likeness
     (:func:`vision.identify.likeness.soft_markers`), or by their likeness and their
     partner's (:func:`vision.identify.marker_pairs.paired_markers`): sightings marked
-    ``soft``."""
+    ``soft``. ``unread``: when given a list, the dark squares left unread (n, 4, 2) are put
+    in it, not paired here: the caller pairs them once it has placed the cards
+    (:func:`vision.identify.marker_pairs.paired_sightings`)."""
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     soft: list[tuple[int, NDArray[np.float32]]] = []
@@ -730,10 +733,12 @@ def read_sightings(
         s = sighting("qr", named[0], named[1], corners)
         if s is not None:
             out.append(s)
-    if game is not None and len(left):
+    if unread is not None:
+        unread.append(left)
+    elif game is not None and len(left):
         from vision.identify.marker_pairs import paired_sightings
 
-        out += paired_sightings(grey, out, left, game)
+        out += paired_sightings(grey, vote(out), left, game)
     return out
 
 

@@ -44,7 +44,6 @@ from vision.identify.codes import (
     face_geometry,
     refine_marker_corners,
     sighting,
-    vote,
 )
 from vision.identify.likeness import _soft_templates, game_marker_ids
 from vision.kit.codes import card_for_marker, face_codes
@@ -52,11 +51,12 @@ from vision.kit.codes import card_for_marker, face_codes
 #: The partner is seen where that pose puts it when the square there is like the marker
 #: (likeness, as :data:`vision.identify.likeness.SOFT_MIN_SCORE`) by at least
 #: PARTNER_MIN_SCORE and more like it than like any other marker of the kit (in any turn, or
-#: a square dark all over) by PARTNER_MIN_LEAD; a pose is taken when its partner is seen and
-#: the other pose's is not. On rendered tables (codes scenes, seed 0: 150 normal, 100 hard;
-#: 214 lone markers whose card was there), the wrong pose's square was at best 0.12 less like
-#: the marker than like another (a marker of another card where the wrong pose put it read
-#: 0.64 alike); the true pose's partner passed on 63 cards, the wrong pose's on none.
+#: a square dark all over) by PARTNER_MIN_LEAD (each the best over the shifts); a pose is
+#: taken when its partner is seen and the other pose's is not. On rendered tables (codes
+#: scenes, seed 0: 150 normal, 100 hard; 214 lone markers whose card was there), the wrong
+#: pose's square was at best 0.16 less like the marker than like another (a marker of another
+#: card where the wrong pose put it read 0.64 alike); the true pose's partner passed on 59
+#: cards, the wrong pose's on none.
 PARTNER_MIN_SCORE = 0.4
 PARTNER_MIN_LEAD = 0.03
 #: The partner's place is extrapolated from one small square (three to four of its widths
@@ -127,6 +127,31 @@ def _templates() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     return np.vstack([templates, -np.ones(templates.shape[1])]), np.append(ids, -1)
 
 
+def _partner_places(
+    card: str, side: str, seen_px: NDArray[np.floating], poses: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """Where each of ``poses`` (p, 4, 2) (face outline TL, TR, BR, BL px) of a card seen by
+    one marker (at ``seen_px`` (4, 2)) puts the face's other marker: (p, 4, 2) px in ArUco
+    order; None when the face has not two markers."""
+    size, rects, _ = face_geometry(card, side)
+    if len(rects) != 2:
+        return None
+    face = _face_corners_mm(size).astype(np.float32)
+    centre = np.asarray(seen_px, np.float64).reshape(4, 2).mean(axis=0)
+    squares = np.stack([r.corners() for r in rects]).astype(np.float32).reshape(1, -1, 2)
+    out = np.zeros((len(poses), 4, 2), np.float64)
+    for k, pose in enumerate(poses):
+        hom = cv2.getPerspectiveTransform(face, np.asarray(pose, np.float32))
+        placed = cv2.perspectiveTransform(squares, hom)[0].reshape(2, 4, 2)
+        out[k] = placed[np.argmax(np.linalg.norm(placed.mean(axis=1) - centre, axis=1))]
+    return out
+
+
+def _row(marker_id: int) -> int:
+    """The row of :func:`_templates` of ``marker_id`` in its first turn (ArUco order)."""
+    return int(np.flatnonzero(_templates()[1] == marker_id)[0])
+
+
 def partner_reads(
     grey: NDArray[np.uint8],
     card: str,
@@ -136,44 +161,14 @@ def partner_reads(
     poses: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float32]]:
     """For a card named by one marker (id ``marker_id``, seen at ``seen_px`` (4, 2)), and
-    each of its possible ``poses`` (p, 4, 2) (face outline TL, TR, BR, BL px): how much the
-    square where that pose puts the face's other marker looks like it (likeness, as
-    :data:`vision.identify.likeness.SOFT_MIN_SCORE`; -1 where no square of two levels is
-    there), and that square's corners (p, 4, 2) float32 in ArUco order (snapped to its edges
-    where they are seen)."""
-    size, rects, _ = face_geometry(card, side)
+    each of its possible ``poses`` (p, 4, 2) (face outline TL, TR, BR, BL px): the square
+    where that pose puts the face's other marker, read by :func:`likeness_and_lead`: its
+    likeness to the marker, its lead, and its corners (p, 4, 2) float32 in ArUco order."""
+    places = _partner_places(card, side, seen_px, poses)
     p = len(poses)
-    if p == 0 or len(rects) != 2:
+    if places is None or p == 0:
         return np.full(p, -1.0), np.full(p, -1.0), np.zeros((p, 4, 2), np.float32)
-    face = _face_corners_mm(size).astype(np.float32)
-    centre = np.asarray(seen_px, np.float64).reshape(4, 2).mean(axis=0)
-    out = np.zeros((p, 4, 2), np.float64)
-    for k in range(p):
-        hom = cv2.getPerspectiveTransform(face, np.asarray(poses[k], np.float32))
-        placed = [
-            cv2.perspectiveTransform(r.corners().astype(np.float32)[None], hom)[0] for r in rects
-        ]
-        far = max(placed, key=lambda c: float(np.linalg.norm(c.mean(axis=0) - centre)))
-        out[k] = far
-    snapped = refine_marker_corners(grey, out.astype(np.float32)).astype(np.float64)
-    ex, ey = _axes(snapped)
-    shifted = snapped[:, None] + (
-        _SHIFTS[None, :, 0, None, None] / _CELLS * ex[:, None, None, :]
-        + _SHIFTS[None, :, 1, None, None] / _CELLS * ey[:, None, None, :]
-    )  # (p, shifts, 4, 2)
-    ratios, spread = cells_bilinear(grey, shifted.reshape(-1, 4, 2))
-    templates, ids = _templates()
-    rows = np.flatnonzero(ids == marker_id)
-    row = int(rows[0])  # its first turn: ArUco order
-    every = (2.0 * ratios - 1.0) @ templates.T / templates.shape[1]  # (p * shifts, k * 4)
-    score = every[:, row]
-    rival = np.delete(every, rows, axis=1).max(axis=1)
-    fine = (ratios.max(axis=1) > 0) & (spread <= MAX_CELL_SPREAD)
-    score = np.where(fine, score, -1.0).reshape(p, len(_SHIFTS))
-    lead = np.where(fine, every[:, row] - rival, -1.0).reshape(p, len(_SHIFTS))
-    best = score.argmax(axis=1)
-    at = np.arange(p)
-    return score[at, best], lead[at, best], shifted[at, best].astype(np.float32)
+    return likeness_and_lead(grey, places, np.full(p, _row(marker_id), np.intp))
 
 
 def partners(grey: NDArray[np.uint8], cards: list[CodeCard]) -> list[CodeSighting]:
@@ -181,24 +176,33 @@ def partners(grey: NDArray[np.uint8], cards: list[CodeCard]) -> list[CodeSightin
     one sighting for each card one of whose two poses has its partner seen
     (:data:`PARTNER_MIN_SCORE`, :data:`PARTNER_MIN_LEAD`) and the other not; soft when the
     marker was. Voted again with the frame's sightings, it places its card by both
-    markers."""
-    out: list[CodeSighting] = []
+    markers. All the cards' places are read at once."""
+    lone, places, rows = [], [], []
     for card in cards:
-        if len(card.codes) != 1 or card.codes[0].kind != "marker":
+        if len(card.codes) != 1 or card.codes[0].kind != "marker" or not len(card.alternatives):
             continue
-        seen = card.codes[0]
         poses = np.concatenate([card.corners_px[None], card.alternatives])
-        if len(poses) < 2:
+        found = _partner_places(card.card, card.side, card.codes[0].corners_px, poses)
+        if found is None:
             continue
-        score, lead, corners = partner_reads(
-            grey, card.card, card.side, _marker_id(card.card, card.side), seen.corners_px, poses
-        )
-        ok = np.flatnonzero((score >= PARTNER_MIN_SCORE) & (lead >= PARTNER_MIN_LEAD))
-        if len(ok) != 1:
-            continue
-        found = sighting("marker", card.card, card.side, corners[ok[0]], soft=seen.soft)
-        if found is not None:
-            out.append(found)
+        lone.append((card, len(found)))
+        places.append(found)
+        rows += [_row(_marker_id(card.card, card.side))] * len(found)
+    if not lone:
+        return []
+    own, lead, corners = likeness_and_lead(grey, np.concatenate(places), np.array(rows, np.intp))
+    seen = (own >= PARTNER_MIN_SCORE) & (lead >= PARTNER_MIN_LEAD)
+    out: list[CodeSighting] = []
+    start = 0
+    for card, n in lone:
+        ok = np.flatnonzero(seen[start : start + n])
+        if len(ok) == 1:
+            s = sighting(
+                "marker", card.card, card.side, corners[start + ok[0]], soft=card.codes[0].soft
+            )
+            if s is not None:
+                out.append(s)
+        start += n
     return out
 
 
@@ -208,18 +212,19 @@ def _marker_id(card: str, side: str) -> int:
 
 def likeness_and_lead(
     grey: NDArray[np.uint8], squares: NDArray[np.float64], rows: NDArray[np.intp]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float32]]:
     """Each of ``squares`` (n, 4, 2), snapped to its edges where they are seen and sampled
     at :data:`_SHIFTS`: its likeness to the marker template ``rows`` (n,) names (rows of
     :func:`_templates`), the best over the shifts, and by how much that leads the best
     likeness of every other marker of the kit (any turn, any shift; a square dark all over
     too): each (n,), -1 where no shift shows a square of two levels with cells of one level
-    each. The leads are worked out only for squares at least :data:`PARTNER_MIN_SCORE` like
-    their marker (the others' are -1)."""
+    each; and the square's corners at its best shift (n, 4, 2). The leads are worked out only
+    for squares at least :data:`PARTNER_MIN_SCORE` like their marker (the others' are
+    -1)."""
     templates, ids = _templates()
     n = len(squares)
     if n == 0:
-        return np.zeros(0), np.zeros(0)
+        return np.zeros(0), np.zeros(0), np.zeros((0, 4, 2), np.float32)
     snapped = refine_marker_corners(grey, np.asarray(squares, np.float32)).astype(np.float64)
     ex, ey = _axes(snapped)
     shifted = snapped[:, None] + (
@@ -231,8 +236,9 @@ def likeness_and_lead(
     fine = ((ratios.max(axis=2) > -1.0) & (spread.reshape(n, -1) <= MAX_CELL_SPREAD)).any(axis=1)
     ok = spread.reshape(n, -1) <= MAX_CELL_SPREAD
     own = np.einsum("nsc,nc->ns", ratios, templates[rows]) / templates.shape[1]
-    own = np.where(ok, own, -1.0).max(axis=1)
-    own = np.where(fine, own, -1.0)
+    own = np.where(ok, own, -1.0)
+    best = own.argmax(axis=1)
+    own = np.where(fine, own[np.arange(n), best], -1.0)
     lead = np.full(n, -1.0)
     check = np.flatnonzero(own >= PARTNER_MIN_SCORE)
     if len(check):
@@ -240,7 +246,7 @@ def likeness_and_lead(
         every = np.where(ok[check][..., None], every, -1.0).max(axis=1)
         same = ids[None] == ids[rows[check]][:, None]
         lead[check] = own[check] - np.where(same, -np.inf, every).max(axis=1)
-    return own, lead
+    return own, lead, shifted[np.arange(n), best].astype(np.float32)
 
 
 #: A dark square that no marker matched bit for bit nor by its likeness alone is named with
@@ -306,7 +312,7 @@ def paired_markers(
                 partner.append(c + sign * (d[0] * ex + d[1] * ey))
     if not square:
         return []
-    own, lead = likeness_and_lead(grey, np.stack(partner), np.array(rows, np.intp))
+    own, lead, placed = likeness_and_lead(grey, np.stack(partner), np.array(rows, np.intp))
     ok = (own >= PARTNER_MIN_SCORE) & (lead >= PARTNER_MIN_LEAD)
     out: list[tuple[int, NDArray[np.float32]]] = []
     for i in sorted(set(square)):
@@ -314,22 +320,18 @@ def paired_markers(
         if len(hits) == 1:
             h = hits[0]
             mid = int(ids[rows[h]])
-            out += [(mid, corners[h].astype(np.float32)), (mid, _snap(grey, partner[h]))]
+            out += [(mid, corners[h].astype(np.float32)), (mid, placed[h])]
     return out
 
 
-def _snap(grey: NDArray[np.uint8], square: NDArray[np.float64]) -> NDArray[np.float32]:
-    return refine_marker_corners(grey, np.asarray(square, np.float32)[None])[0]
-
-
 def paired_sightings(
-    grey: NDArray[np.uint8], found: list[CodeSighting], squares: NDArray[np.float32], game: str
+    grey: NDArray[np.uint8], cards: list[CodeCard], squares: NDArray[np.float32], game: str
 ) -> list[CodeSighting]:
-    """Sightings of the game's markers named with their partner
-    (:func:`vision.identify.marker_pairs.paired_markers`) among dark ``squares`` left unread
-    that lie on no card two codes (or a QR code) already place: the dark squares of a card's
-    own picture and QR code are not looked at again."""
-    placed = [c.corners_px for c in vote(found) if len(c.codes) >= 2 or "qr" in c.kinds]
+    """Sightings of the game's markers named with their partner (:func:`paired_markers`)
+    among dark ``squares`` left unread that lie on none of ``cards`` (the frame's, voted)
+    that two codes (or a QR code) place: the dark squares of a card's own picture and QR
+    code are not looked at again."""
+    placed = [c.corners_px for c in cards if len(c.codes) >= 2 or "qr" in c.kinds]
     centres = squares.mean(axis=1)
     free = np.ones(len(squares), bool)
     for outline in placed:
