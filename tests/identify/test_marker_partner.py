@@ -133,7 +133,10 @@ def test_a_partner_seen_places_a_card_its_lone_marker_put_off(
         return placement_error(reading.corners_px, card.corners_px)
 
     assert placed() <= PLACE_MAX
+    # Its partner unread by any means, it is placed by its lone marker.
     monkeypatch.setattr(marker_pairs, "partners", lambda grey, cards: [])
+    monkeypatch.setattr(marker_pairs, "blurred_markers", lambda grey, quads, ids: [])
+    monkeypatch.setattr(marker_pairs, "paired_markers", lambda grey, quads, ids: [])
     assert placed() > PLACE_MAX
 
 
@@ -152,16 +155,20 @@ def test_the_picture_alone_does_not_overrule_the_cards_edges() -> None:
     assert "pickpic-041" not in {r.card for r in found.cards}
 
 
-def test_a_square_and_its_partner_name_a_card_neither_names_alone(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("reader", ["paired_markers", "blurred_markers"])
+def test_a_card_no_marker_names_alone_is_named_with_its_partner_or_as_blur_shows_it(
+    monkeypatch: pytest.MonkeyPatch, reader: str
 ) -> None:
     """Hard tier, seed 0, scene 63: pickpic-087's front, 64 px wide and blurred, has no
-    marker read bit for bit or by its likeness alone (one square is like a few markers
-    alike). Read with its partner, where the square's place on the card puts it, it is
-    named, under the confidence of exact codes and where its picture agrees, and placed by
-    both markers; without the partner it is not named. Every card named is right."""
+    marker read bit for bit or by its cells' likeness (one square is like a few markers
+    alike). Read with its partner, where the square's place on the card puts it, or by its
+    correlation with the markers blurred (vision.identify.blur_read), each alone, it is
+    named, under the confidence of exact codes and where its picture agrees, and placed
+    within the bar; with neither, it is not named. Every card named is right."""
     frame, truth = _hard_scene(63)
     card = next(t for t in truth.cards if t.card_id == "pickpic-087")
+    other = "blurred_markers" if reader == "paired_markers" else "paired_markers"
+    monkeypatch.setattr(marker_pairs, other, lambda grey, quads, ids: [])
     found = identify_frame(frame, None, codes="fast", game="pickpic")
     reading = next(r for r in found.cards if r.card == "pickpic-087")
     assert reading.side == card.face
@@ -169,7 +176,7 @@ def test_a_square_and_its_partner_name_a_card_neither_names_alone(
     assert placement_error(reading.corners_px, card.corners_px) <= PLACE_MAX
     truth_ids = {(t.card_id, t.face) for t in truth.cards}
     assert {(r.card, r.side) for r in found.cards} <= truth_ids
-    monkeypatch.setattr(marker_pairs, "paired_markers", lambda grey, quads, ids: [])
+    monkeypatch.setattr(marker_pairs, reader, lambda grey, quads, ids: [])
     without = identify_frame(frame, None, codes="fast", game="pickpic")
     assert "pickpic-087" not in {r.card for r in without.cards}
 

@@ -164,7 +164,7 @@ def _by_codes(
     # with its partner.
     more = marker_pairs.partners(grey, cards)
     if game is not None and unread and len(unread[0]):
-        more += marker_pairs.paired_sightings(grey, cards, unread[0], game)
+        more += marker_pairs.unread_sightings(grey, cards, unread[0], game)
     if more:
         cards = vote(sightings + more)
     if not cards:

@@ -736,9 +736,9 @@ def read_sightings(
     if unread is not None:
         unread.append(left)
     elif game is not None and len(left):
-        from vision.identify.marker_pairs import paired_sightings
+        from vision.identify.marker_pairs import unread_sightings
 
-        out += paired_sightings(grey, vote(out), left, game)
+        out += unread_sightings(grey, vote(out), left, game)
     return out
 
 

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.identify.blur_read import blurred_markers
 from vision.identify.codes import (
     _CELL_SAMPLES,
     _CELLS,
@@ -39,6 +40,7 @@ from vision.identify.codes import (
     CodeSighting,
     _cell_read,
     _face_corners_mm,
+    _inside_any,
     _otsu_classes,
     _sample_xy,
     face_geometry,
@@ -324,13 +326,15 @@ def paired_markers(
     return out
 
 
-def paired_sightings(
+def unread_sightings(
     grey: NDArray[np.uint8], cards: list[CodeCard], squares: NDArray[np.float32], game: str
 ) -> list[CodeSighting]:
-    """Sightings of the game's markers named with their partner (:func:`paired_markers`)
-    among dark ``squares`` left unread that lie on none of ``cards`` (the frame's, voted)
-    that two codes (or a QR code) place: the dark squares of a card's own picture and QR
-    code are not looked at again."""
+    """Sightings of the game's markers among dark ``squares`` left unread that lie on none
+    of ``cards`` (the frame's, voted) that two codes (or a QR code) place (the dark squares
+    of a card's own picture and QR code are not looked at again): named by their
+    correlation with the markers as blur shows them
+    (:func:`vision.identify.blur_read.blurred_markers`), and those left by that with their
+    partner (:func:`paired_markers`); all marked ``soft``."""
     placed = [c.corners_px for c in cards if len(c.codes) >= 2 or "qr" in c.kinds]
     centres = squares.mean(axis=1)
     free = np.ones(len(squares), bool)
@@ -339,12 +343,17 @@ def paired_sightings(
         free &= np.array(
             [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
         )
+    squares = squares[free]
+    ids = game_marker_ids(game)
+    named = blurred_markers(grey, squares, ids)
+    taken = np.array([c for _, c in named], np.float32).reshape(-1, 4, 2)
+    left = squares[~_inside_any(squares, taken)]
     out: list[CodeSighting] = []
-    for marker, corners in paired_markers(grey, squares[free], game_marker_ids(game)):
-        named = card_for_marker(marker)
-        if named is None:
+    for marker, corners in [*named, *paired_markers(grey, left, ids)]:
+        card = card_for_marker(marker)
+        if card is None:
             continue
-        s = sighting("marker", named[0], named[1], corners, soft=True)
+        s = sighting("marker", card[0], card[1], corners, soft=True)
         if s is not None:
             out.append(s)
     return out
