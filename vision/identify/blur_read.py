@@ -69,25 +69,51 @@ def _blurred() -> tuple[NDArray[np.float32], NDArray[np.int64]]:
     return np.concatenate(out).astype(np.float32), ids
 
 
-def correlations(grey: NDArray[np.uint8], quads: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(n, k * 4) correlation of each square (n, 4, 2) (corners clockwise on screen) with each
-    marker of the kit in each turn, the best over the blurs (rows as
-    :func:`vision.identify.likeness._soft_templates`)."""
-    templates, ids = _blurred()
-    n = len(quads)
-    if n == 0:
-        return np.zeros((0, len(ids)), np.float32)
+def _samples(grey: NDArray[np.uint8], quads: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(n, GRID * GRID) grey levels of squares (n, 4, 2) on the sample grid (mapped
+    bilinearly from the corners), zero mean and unit norm."""
     g = (np.arange(GRID) + 0.5) / GRID
     u, v = (a.ravel() for a in np.meshgrid(g, g))
     q = np.asarray(quads, np.float64)
     w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])  # (4, p)
-    x = q[:, :, 0] @ w
-    y = q[:, :, 1] @ w
-    s = _sample_xy(grey, x, y).reshape(n, -1).astype(np.float32)
+    s = _sample_xy(grey, q[:, :, 0] @ w, q[:, :, 1] @ w).reshape(len(q), -1).astype(np.float32)
     s -= s.mean(axis=1, keepdims=True)
     s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
-    every = s @ templates.T  # (n, b * k * 4)
-    return every.reshape(n, len(BLUR_CELLS), -1).max(axis=1)
+    return s
+
+
+def correlations(
+    grey: NDArray[np.uint8], quads: NDArray[np.float32], marker_ids: frozenset[int] | None = None
+) -> NDArray[np.float32]:
+    """(n, k * 4) correlation of each square (n, 4, 2) (corners clockwise on screen) with each
+    marker of the kit in each turn, the best over the blurs (rows as
+    :func:`vision.identify.likeness._soft_templates`); with ``marker_ids``, only those
+    markers' (the others' -1)."""
+    templates, columns = _templates_of(marker_ids)
+    n = len(quads)
+    ids = _blurred()[1]
+    if n == 0:
+        return np.zeros((0, len(ids)), np.float32)
+    every = (_samples(grey, quads) @ templates.T).reshape(n, len(BLUR_CELLS), -1).max(axis=1)
+    if columns is None:
+        return every
+    out = np.full((n, len(ids)), -1.0, np.float32)
+    out[:, columns] = every
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _templates_of(
+    marker_ids: frozenset[int] | None,
+) -> tuple[NDArray[np.float32], NDArray[np.intp] | None]:
+    """:func:`_blurred`'s rows of ``marker_ids`` only (all: None), contiguous, and their
+    columns among all the markers' (None: all)."""
+    templates, ids = _blurred()
+    if marker_ids is None:
+        return templates, None
+    columns = np.flatnonzero(np.isin(ids, np.fromiter(marker_ids, np.int64)))
+    t = templates.reshape(len(BLUR_CELLS), len(ids), -1)[:, columns]
+    return np.ascontiguousarray(t.reshape(-1, t.shape[-1])), columns
 
 
 def blurred_markers(
@@ -104,13 +130,20 @@ def blurred_markers(
     if not len(quads):
         return []
     _, ids = _blurred()
-    score = correlations(grey, quads)
-    game = np.isin(ids, np.fromiter(marker_ids, np.int64))
-    best = np.argmax(np.where(game[None], score, -np.inf), axis=1)
+    # The game's markers first: a square that does not lead the game's other markers by
+    # MIN_LEAD cannot lead every marker of the kit by it.
+    score = correlations(grey, quads, marker_ids)
+    best = np.argmax(score, axis=1)
     rows = np.arange(len(quads))
     top = score[rows, best]
+    second = np.where(ids[None] == ids[best][:, None], -np.inf, score).max(axis=1)
+    ok = (top >= MIN_SCORE) & (top - second >= MIN_LEAD)
+    if not ok.any():
+        return []
+    quads, best, top = quads[ok], best[ok], top[ok]
+    score = correlations(grey, quads)
     rival = np.where(ids[None] == ids[best][:, None], -np.inf, score).max(axis=1)
-    ok = (top >= MIN_SCORE) & (top - rival >= MIN_LEAD)
+    ok = top - rival >= MIN_LEAD
     return [
         (int(ids[best[k]]), quads[k][_ROTATED[int(best[k] % 4)]].astype(np.float32))
         for k in np.flatnonzero(ok)
