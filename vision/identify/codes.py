@@ -489,7 +489,17 @@ def _cell_read(
         (h[:, 0, 0] * cx + h[:, 0, 1] * cy + h[:, 0, 2]) / w,
         (h[:, 1, 0] * cx + h[:, 1, 1] * cy + h[:, 1, 2]) / w,
     )
-    cells = samples.reshape(n, _CELLS * _CELLS, -1)
+    ratios, spread = cell_levels(samples.reshape(n, _CELLS * _CELLS, -1))
+    return ratios.reshape(n, _CELLS, _CELLS), spread
+
+
+def cell_levels(
+    cells: NDArray[np.floating],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The whiteness (n, 36) and spread (n,) of :func:`_cell_read` from each cell's grey
+    samples ``cells`` (n, 36, k): the cells split into dark and light by Otsu's method over
+    their mean levels; all 0 (spread 1) where the two differ by less than
+    :data:`_MIN_CONTRAST`."""
     levels = cells.mean(axis=2)
     dark, light = _otsu_classes(levels)
     span = light - dark
@@ -500,7 +510,7 @@ def _cell_read(
         0.0,
     )
     spread = np.where(contrast, np.median(cells.std(axis=2), axis=1) / np.maximum(span, 1e-9), 1.0)
-    return ratios.reshape(n, _CELLS, _CELLS), spread
+    return ratios, spread
 
 
 def _otsu_classes(

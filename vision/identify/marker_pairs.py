@@ -41,8 +41,8 @@ from vision.identify.codes import (
     _cell_read,
     _face_corners_mm,
     _inside_any,
-    _otsu_classes,
     _sample_xy,
+    cell_levels,
     face_geometry,
     refine_marker_corners,
     sighting,
@@ -64,7 +64,6 @@ PARTNER_MIN_LEAD = 0.03
 #: The partner's place is extrapolated from one small square (three to four of its widths
 #: away): it is sampled at these shifts too (cells, along each of the square's axes).
 _SHIFTS = np.array([(x, y) for y in (-0.35, 0.0, 0.35) for x in (-0.35, 0.0, 0.35)])
-_CONTRAST = 20.0
 
 
 def _axes(aruco: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -105,18 +104,7 @@ def cells_bilinear(
         + q[:, 2, 1, None] * w11
         + q[:, 3, 1, None] * w01
     )
-    cells = _sample_xy(grey, x, y).reshape(n, _CELLS * _CELLS, -1)
-    levels = cells.mean(axis=2)
-    dark, light = _otsu_classes(levels)
-    span = light - dark
-    contrast = span >= _CONTRAST
-    ratios = np.where(
-        contrast[:, None],
-        np.clip((levels - dark[:, None]) / np.maximum(span, 1e-9)[:, None], 0.0, 1.0),
-        0.0,
-    )
-    spread = np.where(contrast, np.median(cells.std(axis=2), axis=1) / np.maximum(span, 1e-9), 1.0)
-    return ratios, spread
+    return cell_levels(_sample_xy(grey, x, y).reshape(n, _CELLS * _CELLS, -1))
 
 
 @functools.cache
