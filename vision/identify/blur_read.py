@@ -69,14 +69,25 @@ def _blurred() -> tuple[NDArray[np.float32], NDArray[np.int64]]:
     return np.concatenate(out).astype(np.float32), ids
 
 
+def bilinear_points(
+    quads: NDArray[np.floating], u: NDArray[np.float64], v: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The image points (x, y), each (n, p), of the square coordinates ``u``, ``v`` (p,) in
+    [0, 1] (0 at the first corner, u along the first side) within each of ``quads`` (n, 4,
+    2), mapped bilinearly from the corners (no homography per square: thousands are sampled
+    at once; a marker's perspective is negligible at the few pixels of a cell)."""
+    q = np.asarray(quads, np.float64)
+    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])  # (4, p)
+    return q[:, :, 0] @ w, q[:, :, 1] @ w
+
+
 def _samples(grey: NDArray[np.uint8], quads: NDArray[np.float32]) -> NDArray[np.float32]:
     """(n, GRID * GRID) grey levels of squares (n, 4, 2) on the sample grid (mapped
     bilinearly from the corners), zero mean and unit norm."""
     g = (np.arange(GRID) + 0.5) / GRID
     u, v = (a.ravel() for a in np.meshgrid(g, g))
-    q = np.asarray(quads, np.float64)
-    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])  # (4, p)
-    s = _sample_xy(grey, q[:, :, 0] @ w, q[:, :, 1] @ w).reshape(len(q), -1).astype(np.float32)
+    s = _sample_xy(grey, *bilinear_points(quads, u, v)).reshape(len(quads), -1)
+    s = s.astype(np.float32)
     s -= s.mean(axis=1, keepdims=True)
     s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
     return s

@@ -688,11 +688,11 @@ def read_sightings(
     ``"full"`` (see the module docstring); ``qr``: read QR codes too; ``game``: the game
     whose cards are on the table: markers of other games' cards are ignored, and its own
     that are not read bit for bit are also named by their likeness
-    (:func:`vision.identify.likeness.soft_markers`), or by their likeness and their
-    partner's (:func:`vision.identify.marker_pairs.paired_markers`): sightings marked
-    ``soft``. ``unread``: when given a list, the dark squares left unread (n, 4, 2) are put
-    in it, not paired here: the caller pairs them once it has placed the cards
-    (:func:`vision.identify.marker_pairs.paired_sightings`)."""
+    (:func:`vision.identify.likeness.soft_markers`), and those left off the cards placed
+    by their correlation with the markers as blur shows them or with their partner
+    (:func:`vision.identify.marker_pairs.unread_sightings`): sightings marked ``soft``.
+    ``unread``: when given a list, the dark squares left unread (n, 4, 2) are put in it and
+    not read further here: the caller reads them once it has voted the cards."""
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     soft: list[tuple[int, NDArray[np.float32]]] = []

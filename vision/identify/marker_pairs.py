@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify.blur_read import blurred_markers
+from vision.identify.blur_read import bilinear_points, blurred_markers
 from vision.identify.codes import (
     _CELL_SAMPLES,
     _CELLS,
@@ -48,7 +48,8 @@ from vision.identify.codes import (
     sighting,
 )
 from vision.identify.likeness import _soft_templates, game_marker_ids
-from vision.kit.codes import card_for_marker, face_codes
+from vision.kit.codes import card_for_marker
+from vision.kit.codes import marker_id as face_marker_id
 
 #: The partner is seen where that pose puts it when the square there is like the marker
 #: (likeness, as :data:`vision.identify.likeness.SOFT_MIN_SCORE`) by at least
@@ -79,9 +80,8 @@ def cells_bilinear(
     grey: NDArray[np.uint8], quads: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """As :func:`vision.identify.codes._cell_read` for squares (n, 4, 2), each mapped
-    bilinearly from its corners (no homography per square: thousands are sampled at once; a
-    marker's perspective is negligible at the few pixels of a cell): (n, 36) whiteness of
-    each cell in the square's corner order, and each square's spread (n,)."""
+    bilinearly from its corners (:func:`vision.identify.blur_read.bilinear_points`): (n, 36)
+    whiteness of each cell in the square's corner order, and each square's spread (n,)."""
     n = len(quads)
     if n == 0:
         return np.zeros((0, _CELLS * _CELLS)), np.zeros(0)
@@ -89,21 +89,7 @@ def cells_bilinear(
         -1, 1, 2
     )
     uv = ((centres + _CELL_SAMPLES).reshape(-1, 2) / _CELLS).astype(np.float64)  # (p, 2)
-    u, v = uv[:, 0], uv[:, 1]
-    w00, w10, w11, w01 = (1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v
-    q = np.asarray(quads, np.float64)
-    x = (
-        q[:, 0, 0, None] * w00
-        + q[:, 1, 0, None] * w10
-        + q[:, 2, 0, None] * w11
-        + q[:, 3, 0, None] * w01
-    )
-    y = (
-        q[:, 0, 1, None] * w00
-        + q[:, 1, 1, None] * w10
-        + q[:, 2, 1, None] * w11
-        + q[:, 3, 1, None] * w01
-    )
+    x, y = bilinear_points(quads, uv[:, 0], uv[:, 1])
     return cell_levels(_sample_xy(grey, x, y).reshape(n, _CELLS * _CELLS, -1))
 
 
@@ -177,7 +163,7 @@ def partners(grey: NDArray[np.uint8], cards: list[CodeCard]) -> list[CodeSightin
             continue
         lone.append((card, len(found)))
         places.append(found)
-        rows += [_row(_marker_id(card.card, card.side))] * len(found)
+        rows += [_row(face_marker_id(card.card, card.side))] * len(found)  # type: ignore[arg-type]
     if not lone:
         return []
     own, lead, corners = likeness_and_lead(grey, np.concatenate(places), np.array(rows, np.intp))
@@ -194,10 +180,6 @@ def partners(grey: NDArray[np.uint8], cards: list[CodeCard]) -> list[CodeSightin
                 out.append(s)
         start += n
     return out
-
-
-def _marker_id(card: str, side: str) -> int:
-    return int(face_codes(card, side).marker_id)  # type: ignore[arg-type]
 
 
 def likeness_and_lead(
