@@ -141,3 +141,45 @@ def test_a_blurred_string_loop_is_not_read_as_sticks() -> None:
     assert isinstance(reading, BoardReading)
     assert reading.counts == truth.board.counts
     assert reading.string is not None
+
+
+def test_the_table_is_not_trusted_when_it_gives_sticks_a_shapes_colour() -> None:
+    """Yellow or honey wood whose middle the table reads as a yellow shape: the model calls
+    those pixels a stick, and the table, which would make shapes of them, is not used."""
+    cls = np.zeros((100, 100), np.uint8)
+    table = np.zeros((100, 100), np.uint8)
+    cls[10:30, 10:30] = pm.SHAPE  # a true shape, 400 px
+    table[10:30, 10:30] = seg.FIRST_COLOUR
+    cls[60:70, 5:95] = pm.STICK  # a stick of plain wood
+    table[60:70, 5:95] = seg.WOOD
+    cls[80:90, 5:95] = pm.STICK  # a stick: wood rims, a yellow middle one pixel wide
+    table[80:90, 5:95] = seg.WOOD
+    table[85, 5:95] = seg.FIRST_COLOUR + 2
+    # 90 of the 490 shape-coloured pixels are a stick's: trusted
+    assert seg.table_trusted(table, cls)
+    table[84:86, 5:95] = seg.FIRST_COLOUR + 2  # 180 of 580: over PAINTED_SHARE
+    assert seg.PAINTED_SHARE < 180 / 580
+    # (the table agrees with the model on 92% of the pieces, 90% of the sticks)
+    assert seg.table_agreement(table, cls) >= seg.TABLE_TRUSTED
+    assert not seg.table_trusted(table, cls)
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        5,  # five long and five short sticks of a yellow wood, one green triangle
+        87,  # orange-red wood on white paper, a red shape colour in its middle
+    ],
+)
+def test_sticks_the_table_names_a_shape_colour_are_counted(index: int) -> None:
+    """Boards of our renderer in the wide development looks (``vision.synth.looks``, run seed
+    1 of ``pictable.bench.readers.picasso``): before ``segment.PAINTED_SHARE``, the table
+    was trusted and these sticks became shapes (5 and 3 of them)."""
+    from vision.picasso.dataset import render_board, scene_seed
+
+    frame, truth = render_board("normal", scene_seed(1, index), looks="wide")
+    board = truth.to_json()["board"]
+    assert segmentation_of(frame).source == "model"
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading)
+    assert reading.counts == {k: int(board["counts"].get(k, 0)) for k in reading.counts}
