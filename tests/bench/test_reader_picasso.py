@@ -82,3 +82,33 @@ def test_speed_keeps_each_boards_fastest_read_over_passes() -> None:
     assert (r["boards"], r["repeats"]) == (2, 2)
     assert 0 < r["ms_median_best"] <= r["ms_median_first"]
     assert r["cpu_ms_median_best"] > 0 and r["ms_median_best"] <= r["ms_p95_best"]
+
+
+def test_the_learned_kit_section_and_the_hard_no_board_bar() -> None:
+    """The learned-kit rows give each drawer's default and learned figures, the looks read
+    worse and the refusals; the hard tier's "no board found" bar sums every hard run."""
+    fig = dict.fromkeys(bench.TALLY, 0)
+    default = {**fig, "counted": 20, "counts_right": 18, "occluded": 4, "occlusion_found": 4}
+    learned = {**default, "counts_right": 19, "false_occlusion": 1}
+    res = {
+        "totals": {
+            "drawer": {
+                "looks": 3,
+                "default": default,
+                "learned": learned,
+                "refused": [{"look": "white/light", "reason": "no string found"}],
+                "worse": ["grey/dark"],
+            }
+        }
+    }
+    lines = bench._learn_lines({"held": res})
+    row = next(line for line in lines if line.startswith("| held-back | second drawer"))
+    assert "| 2/3 | 90.0% (18/20) | 95.0% (19/20) | 0 -> 1 |" in row
+    assert "| 1 | white/light: no string found |" in row
+    assert bench._learn_lines({}) == []
+    (nb,) = bench._hard_no_board(
+        {"counted": 60, "no_board": 0}, {"drawn_hard_dev": {"counted": 40, "no_board": 2}}
+    )
+    assert nb["value"] == "2.0% (2/100)" and nb["met"] is False
+    (nb,) = bench._hard_no_board({"counted": 60, "no_board": 1}, {})
+    assert nb["met"] is True
