@@ -239,3 +239,36 @@ def test_the_hand_flag_says_whether_a_hand_covers_the_canvas(seed: int) -> None:
     assert (cv.img > 0).any()  # a hand is drawn, over the canvas or not
     if not near:
         assert covers
+
+
+def test_markers_blurred_past_opencvs_reading_are_read_in_its_rejected_outlines(
+    plain: Board, clean: tuple[Markers, NDArray[np.float32]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All four markers blurred (4 px): OpenCV reads none, even sharpened, but still finds
+    their outlines; read cell by cell against the board's ids (``board._read_rejected``),
+    they fit one plane, and the board is found where it is."""
+    markers, _ = clean
+    gray = _gray(_blurred(plain.frame, markers, (4, 5, 6, 7), sigma=4.0))
+    assert not _opencv_alone(gray)
+    found = find_board_markers(gray)
+    assert len(found) >= 3
+    assert max(float(np.abs(found[m] - markers[m]).max()) for m in found) < 3.0
+    monkeypatch.setattr(board, "_read_rejected", lambda *_: {})
+    assert find_board_markers(gray) == {}
+
+
+def test_no_board_marker_is_read_in_the_real_photos(shared_data) -> None:
+    """The real photos of ../shared/data (QR codes, chessboards, ArUco markers of other
+    dictionaries, feature-matching scenes) hold no Picasso board: none of its markers is
+    read, by OpenCV or in its rejected outlines."""
+    photos = [
+        p
+        for p in sorted(shared_data.rglob("*"))
+        if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".gif"}
+    ]
+    assert len(photos) > 100
+    for p in photos:
+        gray = cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
+        if gray is None:
+            continue
+        assert find_board_markers(gray) == {}, p.name

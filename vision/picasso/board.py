@@ -284,7 +284,9 @@ def find_board_markers(gray: NDArray[np.uint8]) -> Markers:
 # removed, upsampled): OpenCV's outlines in the window and the best place of a template of the
 # marker's dark square in its light margin are read cell by cell (``_read_cells``) and the
 # expected id alone is accepted, when the board's markers still fit one plane with it. With
-# fewer than two markers the frame is first looked at again, sharpened, with finer cells.
+# fewer than two markers the frame is first looked at again, sharpened, with finer cells, and
+# the outlines OpenCV found but could not read are read against the board's ids
+# (``_read_rejected``).
 
 #: The rectified window's scale, pixels per board mm: a 30 mm marker 48 px wide (the hard
 #: tier's markers are 12-20 px in the frame; OpenCV's outline finder and the cell reading
@@ -659,12 +661,65 @@ def _consistent_starts(markers: Markers) -> list[Markers]:
 def _second_look(gray: NDArray[np.uint8]) -> Markers:
     """The board markers OpenCV finds in the whole frame sharpened, with its edge repeated
     (a marker touching the frame's edge is never reported otherwise) and eight pixels per
-    cell read (blurred cells read better with more samples): for frames where the first
-    look found fewer than two."""
+    cell read (blurred cells read better with more samples), and, still fewer than two,
+    read in the outlines it rejected (``_read_rejected``): for frames where the first look
+    found fewer than two."""
     pad = 8
     img = cv2.copyMakeBorder(_sharpen(gray, 2.0), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    corners, ids, _ = _second_detector().detectMarkers(img)
-    return _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad))
+    corners, ids, rejected = _second_detector().detectMarkers(img)
+    found = _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad))
+    if len(found) < 2:
+        for mid, pts in _read_rejected(gray, rejected, (-pad, -pad), found).items():
+            found.setdefault(mid, pts)
+    return found
+
+
+#: Outlines OpenCV's detector could not read (its rejected candidates) are read cell by
+#: cell (``_read_cells``) against the board's ids where fewer than two markers were found:
+#: a marker blurred past OpenCV's thresholding still has its outline found. Each reading
+#: must reach ``READ_MIN[2]`` and ``READ_MIN_CONTRAST``, and be at least ``REJECTED_MIN_PX``
+#: a side; two or more are kept only when they fit one board plane (``_fits``), one alone
+#: only at ``READ_MIN[1]``, the limits of a window placed by one marker.
+REJECTED_MIN_PX = 12.0
+
+
+def _read_rejected(
+    gray: NDArray[np.uint8],
+    rejected: Sequence[MatLike],
+    offset: tuple[int, int],
+    found: Markers,
+) -> Markers:
+    """Board markers read in OpenCV's rejected outlines (``REJECTED_MIN_PX``), those of
+    ``found`` (already read) aside: id -> (4, 2) float32 corners in ArUco order."""
+    min_corr, min_margin = READ_MIN[2]
+    best: dict[int, tuple[float, float, NDArray[np.float32]]] = {}
+    for r in rejected:
+        quad = np.asarray(r, np.float64).reshape(4, 2) + np.array(offset, np.float64)
+        if math.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))) < REJECTED_MIN_PX:
+            continue
+        read = _read_cells(gray, quad)
+        if read is None:
+            continue
+        mid, turn, corr, margin_over, contrast = read
+        if mid not in layout.BOARD_MARKERS or mid in found:
+            continue
+        if corr < min_corr or margin_over < min_margin or contrast < READ_MIN_CONTRAST:
+            continue
+        if mid not in best or corr > best[mid][0]:
+            best[mid] = (corr, margin_over, np.roll(quad, turn, axis=0).astype(np.float32))
+    got: Markers = {mid: pts for mid, (_, _, pts) in best.items()}
+    if len(got) + len(found) >= 2:
+        both = {**found, **got}
+        if _fits(both):
+            return got
+        got = {}
+    # one alone: only at the limits of a window placed by one marker
+    one_corr, one_margin = READ_MIN[1]
+    return {
+        mid: pts
+        for mid, (corr, margin_over, pts) in best.items()
+        if not got and corr >= one_corr and margin_over >= one_margin
+    }
 
 
 @lru_cache(maxsize=1)
