@@ -669,6 +669,9 @@ def _second_look(gray: NDArray[np.uint8]) -> Markers:
     corners, ids, rejected = _second_detector().detectMarkers(img)
     found = _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad))
     if len(found) < 2:
+        # the outlines of the frame as it is too (sharpening moves a blurred one's corners)
+        plain = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        rejected = [*rejected, *_second_detector().detectMarkers(plain)[2]]
         for mid, pts in _read_rejected(gray, rejected, (-pad, -pad), found).items():
             found.setdefault(mid, pts)
     return found
