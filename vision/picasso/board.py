@@ -284,9 +284,9 @@ def find_board_markers(gray: NDArray[np.uint8]) -> Markers:
 # removed, upsampled): OpenCV's outlines in the window and the best place of a template of the
 # marker's dark square in its light margin are read cell by cell (``_read_cells``) and the
 # expected id alone is accepted, when the board's markers still fit one plane with it. With
-# fewer than two markers the frame is first looked at again, sharpened, with finer cells, and
-# the outlines OpenCV found but could not read are read against the board's ids
-# (``_read_rejected``).
+# fewer than two markers the frame is first looked at again, sharpened, with finer cells; and
+# where that finds no board, the outlines OpenCV found but could not read are read against
+# the board's ids (``_read_rejected``).
 
 #: The rectified window's scale, pixels per board mm: a 30 mm marker 48 px wide (the hard
 #: tier's markers are 12-20 px in the frame; OpenCV's outline finder and the cell reading
@@ -658,23 +658,34 @@ def _consistent_starts(markers: Markers) -> list[Markers]:
     return [found]
 
 
-def _second_look(gray: NDArray[np.uint8]) -> Markers:
+def _second_look(gray: NDArray[np.uint8]) -> tuple[Markers, list[MatLike]]:
     """The board markers OpenCV finds in the whole frame sharpened, with its edge repeated
     (a marker touching the frame's edge is never reported otherwise) and eight pixels per
-    cell read (blurred cells read better with more samples), and, still fewer than two,
-    read in the outlines it rejected (``_read_rejected``): for frames where the first look
-    found fewer than two."""
+    cell read (blurred cells read better with more samples): for frames where the first
+    look found fewer than two. Also the outlines it rejected, in frame pixels."""
     pad = 8
     img = cv2.copyMakeBorder(_sharpen(gray, 2.0), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     corners, ids, rejected = _second_detector().detectMarkers(img)
-    found = _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad))
-    if len(found) < 2:
-        # the outlines of the frame as it is too (sharpening moves a blurred one's corners)
-        plain = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        rejected = [*rejected, *_second_detector().detectMarkers(plain)[2]]
-        for mid, pts in _read_rejected(gray, rejected, (-pad, -pad), found).items():
-            found.setdefault(mid, pts)
-    return found
+    shift = np.array([-pad, -pad], np.float32)
+    outlines = [np.asarray(r, np.float32).reshape(4, 2) + shift for r in rejected]
+    return _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad)), outlines
+
+
+def _rejected_look(
+    gray: NDArray[np.uint8], sharpened: Sequence[MatLike], found: Markers
+) -> Markers:
+    """The board markers read in the outlines OpenCV rejects (``_read_rejected``), in the
+    frame sharpened (``sharpened``, from ``_second_look``) and as it is (sharpening moves a
+    blurred outline's corners), those of ``found`` aside: for frames where no look found
+    two markers that place the others."""
+    pad = 8
+    plain = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    shift = np.array([-pad, -pad], np.float32)
+    rejected = [
+        np.asarray(r, np.float32).reshape(4, 2) + shift
+        for r in _second_detector().detectMarkers(plain)[2]
+    ]
+    return _read_rejected(gray, [*sharpened, *rejected], (0, 0), found)
 
 
 #: Outlines OpenCV's detector could not read (its rejected candidates) are read cell by
@@ -739,11 +750,26 @@ def _second_detector() -> cv2.aruco.ArucoDetector:
 def _look_closer(gray: NDArray[np.uint8], markers: Markers) -> Markers:
     """The board markers of ``markers`` that fit the layout (``_consistent_starts``) and
     the missing ones found where those predict them (``_search_windows``). Fewer than two
-    markers: the frame is looked at again first (``_second_look``)."""
+    markers: the frame is looked at again first (``_second_look``); and when that gives no
+    board, the outlines OpenCV rejected are read too (``_rejected_look``)."""
     found = dict(markers)
+    rejected: list[MatLike] | None = None
     if len(found) < 2:
-        for mid, pts in _refine(gray, _second_look(gray)).items():
+        second, rejected = _second_look(gray)
+        for mid, pts in _refine(gray, second).items():
             found.setdefault(mid, pts)
+    best = _search_from(gray, found)
+    if len(best) < 2 and rejected is not None:
+        # Still no board: markers blurred past OpenCV's reading, read in their outlines.
+        more = _rejected_look(gray, rejected, found)
+        if more:
+            best = _search_from(gray, {**found, **more})
+    return best
+
+
+def _search_from(gray: NDArray[np.uint8], found: Markers) -> Markers:
+    """The most markers ``_search_windows`` finds from the sets of ``found`` that fit the
+    layout (``_consistent_starts``)."""
     best: Markers = {}
     for start in _consistent_starts(found):
         got = _search_windows(gray, start)
