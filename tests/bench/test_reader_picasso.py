@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from pictable.bench.readers import picasso as bench
+from pictable.bench.readers.picasso_learn import learn_lines
 
 
 def test_bench_picasso_reports_accuracy_and_speed(
@@ -101,11 +102,11 @@ def test_the_learned_kit_section_and_the_hard_no_board_bar() -> None:
             }
         }
     }
-    lines = bench._learn_lines({"held": res})
+    lines = learn_lines({"held": res})
     row = next(line for line in lines if line.startswith("| held-back | second drawer"))
     assert "| 2/3 | 90.0% (18/20) | 95.0% (19/20) | 0 -> 1 |" in row
     assert "| 1 | white/light: no string found |" in row
-    assert bench._learn_lines({}) == []
+    assert learn_lines({}) == []
     (nb,) = bench._hard_no_board(
         {"counted": 60, "no_board": 0}, {"drawn_hard_dev": {"counted": 40, "no_board": 1}}
     )

@@ -542,17 +542,6 @@ def _looks_runs(full: bool) -> dict[str, Any]:
     }
 
 
-def _learn_runs(full: bool) -> dict[str, Any]:
-    """``kit learn picasso`` against the default profile (full profile only):
-    ``picasso_learn.bench_learn`` on ``LEARN_LOOKS`` looks of each group, ``LEARN_BOARDS``
-    boards each, on both drawers."""
-    if not full:
-        return {}
-    from pictable.bench.readers.picasso_learn import bench_learn
-
-    return {g: bench_learn(g, LEARN_LOOKS, LEARN_BOARDS, 0) for g in ("dev", "held")}
-
-
 def _hard_no_board(hard: dict[str, Any], looked: dict[str, Any]) -> list[dict[str, Any]]:
     """The summary row of issue 25's "no board found under 2%" on the hard tier, for each
     drawer: our renderer's hard runs together, and the second drawer's hard camera's."""
@@ -575,51 +564,6 @@ def _hard_no_board(hard: dict[str, Any], looked: dict[str, Any]) -> list[dict[st
             "target": "< 2% each",
             "met": met,
         }
-    ]
-
-
-#: Looks per group and boards per look of the learned-kit runs (full report).
-LEARN_LOOKS = 6
-LEARN_BOARDS = 15
-
-
-def _learn_lines(learned: dict[str, Any]) -> list[str]:
-    """The learned-kit section of the report: per look group and drawer, the default
-    profile's figures against the learned one's, the looks read worse, the refusals."""
-    if not learned:
-        return []
-    names = {"drawer": "second drawer", "renderer": "our renderer"}
-    groups = {"dev": "development", "held": "held-back"}
-    rows = []
-    for g, res in learned.items():
-        for drawer, tot in res["totals"].items():
-            d, k = tot["default"], tot["learned"]
-            refused = "; ".join(f"{r['look']}: {r['reason']}" for r in tot["refused"]) or "-"
-            rows.append(
-                f"| {groups[g]} | {names.get(drawer, drawer)} | "
-                f"{tot['looks'] - len(tot['refused'])}/{tot['looks']} "
-                f"| {_pct(d['counts_right'], d['counted'])} "
-                f"| {_pct(k['counts_right'], k['counted'])} "
-                f"| {d['false_occlusion']} -> {k['false_occlusion']} "
-                f"| {_pct(d['occlusion_found'], d['occluded'])} -> "
-                f"{_pct(k['occlusion_found'], k['occluded'])} "
-                f"| {len(tot['worse'])} | {refused} |"
-            )
-    return [
-        "**The learned kit against the default** (`pictable kit learn picasso`, "
-        "`pictable.bench.readers.picasso_learn`): for each of "
-        f"{LEARN_LOOKS} looks of a group (look seeds 0-{LEARN_LOOKS - 1}), one photo of the "
-        "pieces laid apart in that look (the second drawer's `picasso_kit`, our renderer's "
-        f"`kit_scene`) is learned from, and {LEARN_BOARDS} boards of that look are read with "
-        "the default profile and with the learned one. A look is worse when the learned "
-        "profile counts or costs fewer boards right, falsely reports more occlusions or "
-        "finds fewer hands. Totals over the looks learned from; a refused photo says why.",
-        "",
-        "| looks | drawer | looks learned | default: exact counts | learned: exact counts "
-        "| false occlusions | hands reported occluded | looks worse | refused |",
-        "|---|---|---|---|---|---|---|---|---|",
-        *rows,
-        "",
     ]
 
 
@@ -663,7 +607,9 @@ def report(profile: str) -> dict[str, Any]:
     turns = bench_turns(turn_seeds)
     seams = bench_seams(6, 1) if full else None
     looked = _looks_runs(full)
-    learned = _learn_runs(full)
+    from pictable.bench.readers.picasso_learn import learn_lines, learn_runs
+
+    learned = learn_runs() if full else {}
 
     counted = normal["counted"]
     counts_share = normal["counts_right"] / counted if counted else 0.0
@@ -809,7 +755,7 @@ def report(profile: str) -> dict[str, Any]:
             ),
             "",
         ]
-    lines += _learn_lines(learned)
+    lines += learn_lines(learned)
     if fail_rows:
         lines += [
             "Wrong normal boards (true -> read):",

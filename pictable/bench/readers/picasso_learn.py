@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.result import Failure
-from pictable.bench.readers.picasso import TALLY
+from pictable.bench.readers.picasso import TALLY, _pct
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
 from vision.picasso.reader import read_board
@@ -386,6 +386,59 @@ def table(res: dict[str, Any]) -> str:
             f"{len(t['worse'])} worse, {len(t['refused'])} refused |"
         )
     return "\n".join(lines)
+
+
+#: Looks per group and boards per look of the learned-kit runs (full report).
+LEARN_LOOKS = 6
+LEARN_BOARDS = 15
+
+
+def learn_lines(learned: dict[str, Any]) -> list[str]:
+    """The learned-kit section of the report (``pictable.bench.readers.picasso.report``):
+    per look group and drawer, the default profile's figures against the learned one's,
+    the looks read worse, the refusals."""
+    if not learned:
+        return []
+    names = {"drawer": "second drawer", "renderer": "our renderer"}
+    groups = {"dev": "development", "held": "held-back"}
+    rows = []
+    for g, res in learned.items():
+        for drawer, tot in res["totals"].items():
+            d, k = tot["default"], tot["learned"]
+            refused = "; ".join(f"{r['look']}: {r['reason']}" for r in tot["refused"]) or "-"
+            rows.append(
+                f"| {groups[g]} | {names.get(drawer, drawer)} | "
+                f"{tot['looks'] - len(tot['refused'])}/{tot['looks']} "
+                f"| {_pct(d['counts_right'], d['counted'])} "
+                f"| {_pct(k['counts_right'], k['counted'])} "
+                f"| {d['false_occlusion']} -> {k['false_occlusion']} "
+                f"| {_pct(d['occlusion_found'], d['occluded'])} -> "
+                f"{_pct(k['occlusion_found'], k['occluded'])} "
+                f"| {len(tot['worse'])} | {refused} |"
+            )
+    return [
+        "**The learned kit against the default** (`pictable kit learn picasso`, "
+        "`pictable.bench.readers.picasso_learn`): for each of "
+        f"{LEARN_LOOKS} looks of a group (look seeds 0-{LEARN_LOOKS - 1}), one photo of the "
+        "pieces laid apart in that look (the second drawer's `picasso_kit`, our renderer's "
+        f"`kit_scene`) is learned from, and {LEARN_BOARDS} boards of that look are read with "
+        "the default profile and with the learned one. A look is worse when the learned "
+        "profile counts or costs fewer boards right, falsely reports more occlusions or "
+        "finds fewer hands. Totals over the looks learned from; a refused photo says why.",
+        "",
+        "| looks | drawer | looks learned | default: exact counts | learned: exact counts "
+        "| false occlusions | hands reported occluded | looks worse | refused |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
+
+
+def learn_runs() -> dict[str, Any]:
+    """``kit learn picasso`` against the default profile for the report
+    (``pictable.bench.readers.picasso.report``, full profile): ``bench_learn`` on
+    ``LEARN_LOOKS`` looks of each group, ``LEARN_BOARDS`` boards each, on both drawers."""
+    return {g: bench_learn(g, LEARN_LOOKS, LEARN_BOARDS, 0) for g in ("dev", "held")}
 
 
 def main(argv: list[str] | None = None) -> int:
