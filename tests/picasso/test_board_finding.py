@@ -272,3 +272,24 @@ def test_no_board_marker_is_read_in_the_real_photos(shared_data) -> None:
         if gray is None:
             continue
         assert find_board_markers(gray) == {}, p.name
+
+
+def test_a_rejected_outline_alone_is_read_only_at_the_strictest_limits(
+    plain: Board, clean: tuple[Markers, NDArray[np.float32]]
+) -> None:
+    """``board._read_rejected`` on given outlines: two that fit the board are both kept;
+    one alone is kept only at ``READ_MIN[1]``; an outline of no board marker gives none."""
+    markers, _ = clean
+    gray = _gray(plain.frame)
+    quads = [markers[4].astype(np.float64), markers[6].astype(np.float64)]
+    both = board._read_rejected(gray, quads, (0, 0), {})
+    assert sorted(both) == [4, 6]
+    one = board._read_rejected(gray, quads[:1], (0, 0), {})
+    assert sorted(one) == [4]
+    assert np.abs(one[4] - markers[4]).max() < 1e-3
+    # a marker already found is not read again; the other, beside it, must fit with it
+    assert sorted(board._read_rejected(gray, quads, (0, 0), {4: markers[4]})) == [6]
+    # a square of plain canvas reads as no marker
+    x, y = markers[4].mean(axis=0) + np.array([120.0, 80.0])
+    blank = np.array([[x, y], [x + 30, y], [x + 30, y + 30], [x, y + 30]])
+    assert board._read_rejected(gray, [blank], (0, 0), {}) == {}

@@ -689,7 +689,7 @@ def _rejected_look(
 
 
 #: Outlines OpenCV's detector could not read (its rejected candidates) are read cell by
-#: cell (``_read_cells``) against the board's ids where fewer than two markers were found:
+#: cell (``_read_cells``) against the board's ids where no board is found otherwise:
 #: a marker blurred past OpenCV's thresholding still has its outline found. Each reading
 #: must reach ``READ_MIN[2]`` and ``READ_MIN_CONTRAST``, and be at least ``REJECTED_MIN_PX``
 #: a side; two or more are kept only when they fit one board plane (``_fits``), one alone
@@ -722,18 +722,19 @@ def _read_rejected(
         if mid not in best or corr > best[mid][0]:
             best[mid] = (corr, margin_over, np.roll(quad, turn, axis=0).astype(np.float32))
     got: Markers = {mid: pts for mid, (_, _, pts) in best.items()}
-    if len(got) + len(found) >= 2:
-        both = {**found, **got}
-        if _fits(both):
-            return got
-        got = {}
-    # one alone: only at the limits of a window placed by one marker
+    if len(got) + len(found) >= 2 and _fits({**found, **got}):
+        return got
+    # else the best one alone, at the limits of a window placed by one marker
     one_corr, one_margin = READ_MIN[1]
-    return {
-        mid: pts
-        for mid, (corr, margin_over, pts) in best.items()
-        if not got and corr >= one_corr and margin_over >= one_margin
-    }
+    strong = [
+        (corr, mid)
+        for mid, (corr, margin, _) in best.items()
+        if corr >= one_corr and margin >= one_margin
+    ]
+    if not strong:
+        return {}
+    mid = max(strong)[1]
+    return {mid: best[mid][2]}
 
 
 @lru_cache(maxsize=1)
