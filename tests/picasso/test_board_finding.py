@@ -282,14 +282,14 @@ def test_a_rejected_outline_alone_is_read_only_at_the_strictest_limits(
     markers, _ = clean
     gray = _gray(plain.frame)
     quads = [markers[4].astype(np.float64), markers[6].astype(np.float64)]
-    both = board._read_rejected(gray, quads, (0, 0), {})
+    both = board._read_rejected(gray, quads, {})
     assert sorted(both) == [4, 6]
-    one = board._read_rejected(gray, quads[:1], (0, 0), {})
+    one = board._read_rejected(gray, quads[:1], {})
     assert sorted(one) == [4]
     assert np.abs(one[4] - markers[4]).max() < 1e-3
     # a marker already found is not read again; the other, beside it, must fit with it
-    assert sorted(board._read_rejected(gray, quads, (0, 0), {4: markers[4]})) == [6]
+    assert sorted(board._read_rejected(gray, quads, {4: markers[4]})) == [6]
     # a square of plain canvas reads as no marker
     x, y = markers[4].mean(axis=0) + np.array([120.0, 80.0])
     blank = np.array([[x, y], [x + 30, y], [x + 30, y + 30], [x, y + 30]])
-    assert board._read_rejected(gray, [blank], (0, 0), {}) == {}
+    assert board._read_rejected(gray, [blank], {}) == {}

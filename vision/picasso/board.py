@@ -658,34 +658,40 @@ def _consistent_starts(markers: Markers) -> list[Markers]:
     return [found]
 
 
-def _second_look(gray: NDArray[np.uint8]) -> tuple[Markers, list[MatLike]]:
+def _second_look(gray: NDArray[np.uint8]) -> tuple[Markers, list[NDArray[np.float32]]]:
     """The board markers OpenCV finds in the whole frame sharpened, with its edge repeated
     (a marker touching the frame's edge is never reported otherwise) and eight pixels per
     cell read (blurred cells read better with more samples): for frames where the first
     look found fewer than two. Also the outlines it rejected, in frame pixels."""
-    pad = 8
-    img = cv2.copyMakeBorder(_sharpen(gray, 2.0), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    corners, ids, rejected = _second_detector().detectMarkers(img)
-    shift = np.array([-pad, -pad], np.float32)
-    outlines = [np.asarray(r, np.float32).reshape(4, 2) + shift for r in rejected]
-    return _board_markers(corners, ids, (1.0, 1.0), (-pad, -pad)), outlines
+    corners, ids, rejected = _padded_detect(_sharpen(gray, 2.0))
+    return _board_markers(corners, ids, (1.0, 1.0), (-_EDGE_PAD, -_EDGE_PAD)), rejected
+
+
+#: Pixels of edge repeated round a frame before the whole-frame looks (``_padded_detect``).
+_EDGE_PAD = 8
+
+
+def _padded_detect(
+    img: NDArray[np.uint8],
+) -> tuple[Sequence[MatLike], MatLike | None, list[NDArray[np.float32]]]:
+    """``_second_detector`` on ``img`` with ``_EDGE_PAD`` pixels of its edge repeated round
+    it: OpenCV's corners and ids (in the padded image's pixels) and its rejected outlines,
+    (4, 2) in ``img``'s pixels."""
+    p = _EDGE_PAD
+    padded = cv2.copyMakeBorder(img, p, p, p, p, cv2.BORDER_REPLICATE)
+    corners, ids, rejected = _second_detector().detectMarkers(padded)
+    shift = np.array([-p, -p], np.float32)
+    return corners, ids, [np.asarray(r, np.float32).reshape(4, 2) + shift for r in rejected]
 
 
 def _rejected_look(
-    gray: NDArray[np.uint8], sharpened: Sequence[MatLike], found: Markers
+    gray: NDArray[np.uint8], sharpened: Sequence[NDArray[np.float32]], found: Markers
 ) -> Markers:
     """The board markers read in the outlines OpenCV rejects (``_read_rejected``), in the
     frame sharpened (``sharpened``, from ``_second_look``) and as it is (sharpening moves a
     blurred outline's corners), those of ``found`` aside: for frames where no look found
     two markers that place the others."""
-    pad = 8
-    plain = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    shift = np.array([-pad, -pad], np.float32)
-    rejected = [
-        np.asarray(r, np.float32).reshape(4, 2) + shift
-        for r in _second_detector().detectMarkers(plain)[2]
-    ]
-    return _read_rejected(gray, [*sharpened, *rejected], (0, 0), found)
+    return _read_rejected(gray, [*sharpened, *_padded_detect(gray)[2]], found)
 
 
 #: Outlines OpenCV's detector could not read (its rejected candidates) are read cell by
@@ -698,17 +704,14 @@ REJECTED_MIN_PX = 12.0
 
 
 def _read_rejected(
-    gray: NDArray[np.uint8],
-    rejected: Sequence[MatLike],
-    offset: tuple[int, int],
-    found: Markers,
+    gray: NDArray[np.uint8], rejected: Sequence[NDArray[np.floating]], found: Markers
 ) -> Markers:
     """Board markers read in OpenCV's rejected outlines (``REJECTED_MIN_PX``), those of
     ``found`` (already read) aside: id -> (4, 2) float32 corners in ArUco order."""
     min_corr, min_margin = READ_MIN[2]
     best: dict[int, tuple[float, float, NDArray[np.float32]]] = {}
     for r in rejected:
-        quad = np.asarray(r, np.float64).reshape(4, 2) + np.array(offset, np.float64)
+        quad = np.asarray(r, np.float64).reshape(4, 2)
         if math.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))) < REJECTED_MIN_PX:
             continue
         read = _read_cells(gray, quad)
@@ -754,7 +757,7 @@ def _look_closer(gray: NDArray[np.uint8], markers: Markers) -> Markers:
     markers: the frame is looked at again first (``_second_look``); and when that gives no
     board, the outlines OpenCV rejected are read too (``_rejected_look``)."""
     found = dict(markers)
-    rejected: list[MatLike] | None = None
+    rejected: list[NDArray[np.float32]] | None = None
     if len(found) < 2:
         second, rejected = _second_look(gray)
         for mid, pts in _refine(gray, second).items():
