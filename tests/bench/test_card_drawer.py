@@ -235,3 +235,59 @@ def test_scenes_hold_their_kind(art: Art) -> None:
     games = {c.card_id.split("-")[0] for c in unknown.cards}
     assert games == {"pickpic", "picflip"} and {c.face for c in unknown.cards} == {"front"}
     assert isinstance(unknown, CardScene)
+
+
+#: Scene seed 5, codes, normal tier, as drawn before looks existed.
+DEFAULT_LOOK_SHA256 = "85c5aa1671442d425d75e575ecf6a8d93adcab402af37ce6a19b4adb7cf35094"
+
+
+def test_the_default_look_draws_as_before_looks_existed(art: Art) -> None:
+    import hashlib
+
+    frame = draw_card_scene(5, "codes", "normal", art).frame
+    assert hashlib.sha256(frame.tobytes()).hexdigest() == DEFAULT_LOOK_SHA256
+
+
+def test_a_look_group_moves_no_card_and_draws_from_its_own_names(art: Art) -> None:
+    """Issue 26, part 7: development and held-back looks. A seed lays the same cards under
+    every look of the groups; the truth names the look, drawn only from the group's names."""
+    from pictable.bench.drawers.cards import CARD_LOOKS
+
+    base = draw_card_scene(21, "codes", "hard", art, looks="dev")
+    for group in ("held", "dev"):
+        names: dict[str, set[str]] = {}
+        for seed in range(21, 27):
+            scene = draw_card_scene(seed, "codes", "hard", art, looks=group)
+            for part in CARD_LOOKS[group]:
+                names.setdefault(part, set()).add(scene.look[part])
+            if seed == 21 and group == "held":
+                assert [c.card_id for c in scene.cards] == [c.card_id for c in base.cards]
+                for a, b in zip(scene.cards, base.cards, strict=True):
+                    assert np.allclose(a.corners_px, b.corners_px)
+                assert not np.array_equal(scene.frame, base.frame)
+        for part, seen in names.items():
+            assert seen <= set(CARD_LOOKS[group][part]), (group, part)
+    for part in ("table", "paper"):
+        assert not set(CARD_LOOKS["dev"][part]) & set(CARD_LOOKS["held"][part])
+    with pytest.raises(ValueError, match="looks"):
+        draw_card_scene(21, "codes", "hard", art, looks="wide")
+
+
+def test_a_sleeve_hazes_the_card(art: Art) -> None:
+    """A matt sleeve lays a white haze over the card: the same card, drawn the same way,
+    is lighter in the sleeve, never darker."""
+    from pictable.bench.drawers import cards as drawer
+
+    looks = [drawer.scene_look(s, "dev") for s in range(200)]
+    seed = next(s for s, lk in enumerate(looks) if lk["sleeve"] == "matt" and lk["haze"] > 0.1)
+    bare = dict(looks[seed], sleeve="none", haze=0.0, reach=0.0)
+    scenes = []
+    for look in (bare, looks[seed]):
+        rng = np.random.default_rng([seed, drawer.CARDS_STREAM])
+        s = drawer._Scene(rng, "normal", "felt", False, look)
+        face = drawer._face(art, "pickpic-001", "front")
+        s.lay("pickpic-001", "front", face, drawer._rect_mm(np.zeros(2), 20.0, (63.0, 88.0)))
+        scenes.append(s.d.img)
+    diff = scenes[1] - scenes[0]
+    # a white haze lightens; only paper lit above white (up to 3%) moves down towards it
+    assert diff.max() > 10 and diff.min() > -0.03 * 255

@@ -98,3 +98,24 @@ def test_reliability_table_sums_the_runs() -> None:
     rows = [ln for ln in reliability_markdown(runs) if ln.startswith("| 0")]
     assert rows[0] == "| 0 to 0.9 | 1 | 0 | 0.00% | 0.5000 |"
     assert rows[3] == "| 0.999 to 1 | 2 | 2 | 100.00% | 0.9998 |"
+
+
+def test_a_run_under_looks_says_which_and_counts_by_look() -> None:
+    """Issue 26, part 7: a run under development or held-back looks reports its group and
+    the cards right by each part's name, on both drawers; an unknown group is refused."""
+    from pictable.bench.readers.identify import bench_identify, looks_markdown
+
+    runs = [
+        bench_identify("normal", 2, 1, "codes", looks="held"),
+        bench_identify("normal", 2, 0, "codes", drawer="second", looks="dev"),
+    ]
+    for r, group in zip(runs, ("held", "dev"), strict=True):
+        assert r["looks"] == group
+        assert set(r["by_look"]) == {"table", "paper", "ink", "sleeve", "light"}
+        for names in r["by_look"].values():
+            assert sum(cards for cards, _ in names.values()) == r["cards"]
+            assert sum(right for _, right in names.values()) == r["right"]
+    text = "\n".join(looks_markdown(runs))
+    assert "| project | held | paper |" in text and "| second | dev | table |" in text
+    with pytest.raises(ValueError, match="looks"):
+        bench_identify("normal", 1, 1, "codes", looks="wide")

@@ -135,7 +135,10 @@ def test_report_has_the_shape_pictable_bench_reads(
     builtin_decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PICTABLE_DECKS", str(builtin_decks))
-    sizes = {"normal": 1, "unknown": 1, "hard": 0, "frames": 1, "large_deck": None, "second": 1}
+    sizes = {
+        "normal": 1, "unknown": 1, "hard": 0, "frames": 1, "large_deck": None, "second": 1,
+        "looks": 1, "second_looks": 1,
+    }  # fmt: skip
     r = report("quick", sizes=sizes, cache_dir=tmp_path)
     assert set(r) == {"title", "summary", "markdown"}
     assert r["markdown"].startswith("## ")
@@ -146,6 +149,11 @@ def test_report_has_the_shape_pictable_bench_reads(
     figures = " ".join(s["figure"] for s in r["summary"])
     assert "by codes" in figures and "by pictures alone" in figures and "speed" in figures
     assert "second drawer, hard tier, codes" in figures  # both renderers
-    assert "| second | normal | codes |" in r["markdown"]
+    assert "| second | kit | normal | codes |" in r["markdown"]
+    # issue 26, part 7: development and held-back looks, on both drawers, with their bars
+    for who in ("project's camera", "second drawer"):
+        for group in ("development looks", "held-back looks"):
+            assert f"{who}, {group}, hard tier, both" in figures
+    assert "| project | held | table |" in r["markdown"]
     with pytest.raises(ValueError, match="profile"):
         report("everything")

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.synth import Truth, random_cards_scene, render_scene
+from vision.synth.card_looks import card_look
 
 SCENE_KINDS: tuple[str, ...] = ("codes", "features", "unknown")
 #: Seed stride between runs (``vision.synth.write_render`` uses the same).
@@ -39,17 +40,22 @@ def scene_seed(seed: int, index: int) -> int:
     return seed * SEED_STRIDE + index
 
 
-def make_scene(kind: str, tier: str, seed: int) -> tuple[np.ndarray, Truth]:
-    """Render one scene of ``kind`` (see the module docstring) for the render seed ``seed``.
+def make_scene(
+    kind: str, tier: str, seed: int, looks: str | None = None
+) -> tuple[np.ndarray, Truth]:
+    """Render one scene of ``kind`` (see the module docstring) for the render seed ``seed``,
+    in a look of the group ``looks`` (``vision.synth.card_looks``: ``dev`` or ``held``;
+    ``None`` or ``kit``: the kit look).
 
     Returns the frame, (720, 1280, 3) uint8 BGR, and its ``Truth``.
     """
     if kind not in SCENE_KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; expected one of {list(SCENE_KINDS)}")
+    look = card_look(seed, looks)
     rng = np.random.default_rng(seed)
     n_cards = int(rng.integers(1, 13))
     face = None if kind == "codes" else "front"
-    spec = random_cards_scene(rng, tier, n_cards, "pickpic", face=face)
+    spec = random_cards_scene(rng, tier, n_cards, "pickpic", face=face, look=look)
     if kind == "unknown":
         from vision.kit import load_deck
 
@@ -65,14 +71,22 @@ def make_scene(kind: str, tier: str, seed: int) -> tuple[np.ndarray, Truth]:
 
 
 def scenes(
-    kind: str, tier: str, n: int, seed: int = 0, cache_dir: str | Path | None = None
+    kind: str,
+    tier: str,
+    n: int,
+    seed: int = 0,
+    cache_dir: str | Path | None = None,
+    looks: str | None = None,
 ) -> Iterator[tuple[int, np.ndarray, Truth]]:
-    """Scenes ``0 .. n-1`` of a run: (index, frame (H, W, 3) uint8 BGR, Truth).
+    """Scenes ``0 .. n-1`` of a run: (index, frame (H, W, 3) uint8 BGR, Truth), in looks of
+    the group ``looks`` (see ``make_scene``).
 
-    With ``cache_dir``, each scene is read from ``<cache_dir>/<kind>-<tier>-<seed>/`` when
-    there, and written there after rendering otherwise.
+    With ``cache_dir``, each scene is read from ``<cache_dir>/<kind>-<tier>-<seed>/`` (with
+    ``-<looks>`` after it for a look group) when there, and written there after rendering
+    otherwise.
     """
-    folder = None if cache_dir is None else Path(cache_dir) / f"{kind}-{tier}-{seed}"
+    name = f"{kind}-{tier}-{seed}" + (f"-{looks}" if looks not in (None, "kit") else "")
+    folder = None if cache_dir is None else Path(cache_dir) / name
     for i in range(n):
         s = scene_seed(seed, i)
         if folder is not None:
@@ -83,7 +97,7 @@ def scenes(
                     truth = Truth.from_json(json.loads(js.read_text(encoding="utf-8")))
                     yield i, frame, truth
                     continue
-        frame, truth = make_scene(kind, tier, s)
+        frame, truth = make_scene(kind, tier, s, looks)
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{i:05d}.png"), frame)

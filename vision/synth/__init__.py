@@ -47,6 +47,7 @@ Fiducials always come from ``cv2.aruco`` ``DICT_4X4_50``.
 """
 
 from vision.synth.camera import Camera
+from vision.synth.card_looks import CARD_LOOK_GROUPS, card_look, random_card_look
 from vision.synth.generators import (
     picasso_board_with,
     play_area_markers,
@@ -60,9 +61,11 @@ from vision.synth.looks import LOOK_GROUPS, board_look, random_board_look
 from vision.synth.render import FrameRenderer, render_scene
 from vision.synth.sequences import SEQUENCE_KINDS, SequenceFrame, SequenceRender, render_sequence
 from vision.synth.spec import (
+    KIT_CARD_LOOK,
     KIT_LOOK,
     BoardLook,
     BoardSpec,
+    CardLook,
     CardSpec,
     EffectsSpec,
     GlareSpec,
@@ -97,7 +100,9 @@ from vision.synth.truth import (
 )
 
 __all__ = [
+    "CARD_LOOK_GROUPS",
     "KINDS",
+    "KIT_CARD_LOOK",
     "KIT_LOOK",
     "LOOK_GROUPS",
     "SEQUENCE_KINDS",
@@ -107,6 +112,7 @@ __all__ = [
     "BoardTruth",
     "Camera",
     "CameraTruth",
+    "CardLook",
     "CardSpec",
     "CardTruth",
     "DeckCard",
@@ -135,11 +141,13 @@ __all__ = [
     "Tier",
     "Truth",
     "board_look",
+    "card_look",
     "default_provider",
     "get_tier",
     "picasso_board_with",
     "play_area_markers",
     "random_board_look",
+    "random_card_look",
     "random_cards_scene",
     "random_hand",
     "random_picasso_board",

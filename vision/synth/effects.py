@@ -22,10 +22,12 @@ NoiseSource = Callable[[tuple[int, int, int]], np.ndarray]
 
 
 def scene_effects(spec: SceneSpec) -> EffectsSpec:
-    """The scene's effects with the board look's light temperature folded into the white
-    balance (a tint on the whole scene before the camera); ``spec.effects`` itself under
-    neutral light (the kit look)."""
+    """The scene's effects with the board look's and the card look's light temperature
+    folded into the white balance (a tint on the whole scene before the camera);
+    ``spec.effects`` itself under neutral light (the kit looks)."""
     light = spec.board.look.light_bgr if spec.board is not None else (1.0, 1.0, 1.0)
+    if spec.card_look.light_bgr != (1.0, 1.0, 1.0):
+        light = tuple(a * b for a, b in zip(light, spec.card_look.light_bgr, strict=True))
     if light == (1.0, 1.0, 1.0):
         return spec.effects
     tint = tuple(a * b for a, b in zip(spec.effects.tint_bgr, light, strict=True))

@@ -17,11 +17,13 @@ import numpy as np
 from vision.synth.camera import Camera
 from vision.synth.spec import (
     CANVAS_WH_MM,
+    KIT_CARD_LOOK,
     PLAY_AREA_MARKER_IDS,
     PLAY_AREA_MARKER_MM,
     STICK_LW_MM,
     BoardLook,
     BoardSpec,
+    CardLook,
     CardSpec,
     GlareSpec,
     HandGesture,
@@ -183,6 +185,7 @@ def random_cards_scene(
     face: str | None = None,
     n_hands: int | None = None,
     provider: TextureProvider | None = None,
+    look: CardLook | None = None,
 ) -> SceneSpec:
     """Cards lying anywhere in view, turned, overlapping (up to the tier's share hidden),
     face up or down, optionally with the play-area markers 0-3 and hands.
@@ -196,6 +199,8 @@ def random_cards_scene(
         face: ``"front"``/``"back"`` for all cards, None for mostly front (1 in 4 back).
         n_hands: hands over the scene; None draws from the tier.
         provider: card art (for the deck's ids).
+        look: how the cards and the room look (``vision.synth.card_looks``); None: the kit
+            look. It draws nothing from ``rng``: a seed lays the same cards under every look.
     """
     t = get_tier(tier)
     provider = provider or default_provider()
@@ -252,6 +257,7 @@ def random_cards_scene(
         hands=hands,
         effects=sample_effects(rng, t),
         tier=t.name,
+        card_look=look or KIT_CARD_LOOK,
     )
 
 

@@ -16,8 +16,10 @@ from vision.synth.spec import (
     BOARD_FRAME_MM,
     BOARD_MARKER_MM,
     CANVAS_WH_MM,
+    KIT_CARD_LOOK,
     KIT_LOOK,
     BoardLook,
+    CardLook,
     CardSpec,
     HandSpec,
     MarkerSpec,
@@ -104,6 +106,8 @@ class SceneBuilder:
 
     def table(self, spec: SceneSpec) -> Placed:
         t = spec.table
+        if spec.card_look.table is not None:
+            t = spec.card_look.table
         if spec.board is not None and spec.board.look.table is not None:
             t = spec.board.look.table
 
@@ -117,8 +121,16 @@ class SceneBuilder:
         return Placed(tex, pose, wrap=True)
 
     def card(
-        self, card: CardSpec, labels_out: list[tuple[int, ...]], reg: Registry, *, held: bool
+        self,
+        card: CardSpec,
+        labels_out: list[tuple[int, ...]],
+        reg: Registry,
+        *,
+        held: bool,
+        look: CardLook = KIT_CARD_LOOK,
     ) -> list[Placed]:
+        """A card's sprites: its shadow (flat cards), its face as ``look`` prints it, its
+        glare, and the sleeve of ``look`` over it."""
         size = card.size_wh_mm
         scale = self.comp.scale_2x(card.pose, size)
         ppm = _ppm_level(scale * 1.2, 2.0, 16.0)
@@ -127,6 +139,7 @@ class SceneBuilder:
 
         def make() -> sp.SpriteTex:
             face = self.provider.card_face(card.card_id, card.face, ppm)
+            face = sp.look_face(face, look.paper_bgr, look.ink_contrast, look.ink_saturation)
             h, w = face.shape[:2]
             if abs(w / h - size[0] / size[1]) > 0.03:
                 raise ValueError(
@@ -136,6 +149,8 @@ class SceneBuilder:
             return sp.card_sprite(face, size, split=split)
 
         key = ("card", self.provider.name, card.card_id, card.face, ppm, size)
+        if look.face_key() != KIT_CARD_LOOK.face_key():
+            key = (*key, look.face_key())
         tex = TEXTURES.get(key, make)
         labels = reg.take(2 if split else 1)
         labels_out.append(labels)
@@ -150,7 +165,25 @@ class SceneBuilder:
             gppm = min(ppm, 4.0)
             gtex = TEXTURES.get(("glare", g, gppm, size), lambda: sp.glare_sprite(g, size, gppm))
             out.append(Placed(gtex, card.pose))
+        if look.sleeve_haze > 0 or look.sleeve_sheen > 0:
+            out.append(self._sleeve(card.pose, size, min(ppm, 4.0), look))
         return out
+
+    def _sleeve(self, pose: Pose, size: tuple[float, float], ppm: float, look: CardLook) -> Placed:
+        """The sleeve of ``look`` over a card lying at ``pose``: its sheen falls the same way
+        on the table for every card (one lamp), so its angle in the card's frame is the
+        table's direction less the card's turn."""
+        turn = math.degrees(math.atan2(pose.ex[1], pose.ex[0]))
+        deg = float(round((35.0 - turn) / 15.0) * 15.0) % 360.0
+        tex = TEXTURES.get(
+            ("sleeve", size, look.sleeve_mm, look.sleeve_haze, look.sleeve_sheen, deg, ppm),
+            lambda: sp.sleeve_sprite(
+                size, look.sleeve_mm, look.sleeve_haze, look.sleeve_sheen, deg, ppm
+            ),
+        )
+        r = look.sleeve_mm
+        o = np.asarray(pose.origin_mm) - r * np.asarray(pose.ex) - r * np.asarray(pose.ey)
+        return Placed(tex, Pose(tuple(o), pose.ex, pose.ey))
 
     def marker(self, m: MarkerSpec, reg: Registry) -> tuple[Placed, tuple[int, ...], float]:
         pose0 = Pose.flat(m.center_mm, m.angle_deg, (m.size_mm, m.size_mm))
@@ -298,7 +331,7 @@ class SceneBuilder:
         static.extend(board_sprites)
         card_labels: list[tuple[int, ...]] = []
         for c in spec.cards:
-            static.extend(self.card(c, card_labels, reg, held=False))
+            static.extend(self.card(c, card_labels, reg, held=False, look=spec.card_look))
         dynamic: list[Placed] = []
         hand_labels: list[tuple[int, ...]] = []
         shadows: list[Placed] = []
@@ -312,7 +345,7 @@ class SceneBuilder:
         # hand shadows, then held cards, then hands: fingers hold a card from the front
         dynamic.extend(shadows)
         for c in spec.held_cards:
-            dynamic.extend(self.card(c, held_labels, reg, held=True))
+            dynamic.extend(self.card(c, held_labels, reg, held=True, look=spec.card_look))
         dynamic.extend(bodies)
         return SceneSprites(
             static,

@@ -348,6 +348,64 @@ KIT_LOOK = BoardLook()
 
 
 @dataclass(frozen=True)
+class CardLook:
+    """How the cards and the room look in a card scene (issue 26): printed cards differ
+    from the kit's art (the paper's tint, the ink's strength), many players keep them in
+    sleeves, and tables and lamps vary. The default is the look the renderer always drew,
+    pixel for pixel.
+
+    Attributes:
+        paper, paper_bgr: the card stock's name and its tint, multipliers per channel of
+            the printed face (white stock: ones).
+        ink, ink_contrast, ink_saturation: the print's name, its contrast against the paper
+            (1: as printed, less: faded) and its saturation (1: as printed).
+        sleeve, sleeve_haze, sleeve_mm: ``none``, ``matt`` or ``glossy``; the sleeve's haze
+            over the card (a blend towards white, 0-1) and how far it reaches past the
+            card's edge, mm; a glossy sleeve also has a broad ``sleeve_sheen`` (0-1).
+        light, light_bgr: the light's temperature name and its white-balance multipliers,
+            applied to the whole scene before the camera (with the tier's).
+        surface, table: the table's name and its top (``None``: the scene's).
+    """
+
+    paper: str = "kit"
+    paper_bgr: Vec3 = (1.0, 1.0, 1.0)
+    ink: str = "kit"
+    ink_contrast: float = 1.0
+    ink_saturation: float = 1.0
+    sleeve: str = "none"
+    sleeve_haze: float = 0.0
+    sleeve_mm: float = 0.0
+    sleeve_sheen: float = 0.0
+    light: str = "neutral"
+    light_bgr: Vec3 = (1.0, 1.0, 1.0)
+    surface: str = "kit"
+    table: TableSpec | None = None
+
+    def names(self) -> dict[str, str]:
+        """The look by part: ``table``, ``paper``, ``ink``, ``sleeve`` and ``light`` names
+        (what the benchmark groups failures by)."""
+        return {
+            "table": self.surface,
+            "paper": self.paper,
+            "ink": self.ink,
+            "sleeve": self.sleeve,
+            "light": self.light,
+        }
+
+    def name(self) -> str:
+        """The part names joined by ``/``."""
+        return "/".join(self.names().values())
+
+    def face_key(self) -> tuple[object, ...]:
+        """What of the look a card face's texture depends on (its cache key)."""
+        return (self.paper_bgr, self.ink_contrast, self.ink_saturation, self.sleeve_haze)
+
+
+#: The kit's card look: what the renderer drew before card looks existed.
+KIT_CARD_LOOK = CardLook()
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """The Picasso board: canvas centre on the table and turn; pieces in board mm
     (supply pieces lie outside the board, still given in board mm); ``look``: how the kit
@@ -482,6 +540,7 @@ class SceneSpec:
     effects: EffectsSpec = CLEAN
     picmix_areas: tuple[PicmixArea, ...] = ()
     tier: str = "custom"
+    card_look: CardLook = KIT_CARD_LOOK
 
 
 def _turn(p: np.ndarray, angle_deg: float) -> np.ndarray:

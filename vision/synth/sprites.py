@@ -150,6 +150,68 @@ def card_sprite(
     return SpriteTex(bgra, size_wh_mm, regions)
 
 
+def look_face(
+    face_bgr: np.ndarray,
+    paper_bgr: tuple[float, float, float],
+    contrast: float,
+    saturation: float,
+) -> np.ndarray:
+    """A card face as printed on another stock with another ink (``vision.synth.spec.CardLook``):
+    its saturation scaled round each pixel's grey, its contrast against white paper scaled,
+    then tinted by the paper. Ones give the face back unchanged (uint8 BGR in and out)."""
+    if paper_bgr == (1.0, 1.0, 1.0) and contrast == 1.0 and saturation == 1.0:
+        return face_bgr
+    f = face_bgr.astype(np.float32)
+    grey = f @ np.array([0.114, 0.587, 0.299], np.float32)
+    f = grey[..., None] + saturation * (f - grey[..., None])
+    f = 255.0 - contrast * (255.0 - f)
+    f = f * np.asarray(paper_bgr, np.float32)[None, None, :]
+    return np.clip(f + 0.5, 0, 255).astype(np.uint8)
+
+
+def sleeve_sprite(
+    size_wh_mm: tuple[float, float],
+    reach_mm: float,
+    haze: float,
+    sheen: float,
+    sheen_deg: float,
+    ppm: float,
+    corner_mm: float = 3.0,
+) -> SpriteTex:
+    """A clear plastic sleeve over a card (unlabelled): a white haze of ``haze`` over the card
+    and ``reach_mm`` beyond each edge, a brighter rim at the sleeve's edge, and a broad band
+    of sheen (peak ``sheen``) across it at ``sheen_deg`` in the sleeve's own frame. The
+    sprite covers ``size_wh_mm`` grown by ``reach_mm`` on every side."""
+    w_mm, h_mm = size_wh_mm[0] + 2 * reach_mm, size_wh_mm[1] + 2 * reach_mm
+    w, h = max(2, round(w_mm * ppm)), max(2, round(h_mm * ppm))
+    inside = np.zeros((h, w), np.uint8)
+    r = (corner_mm + reach_mm) * ppm
+    cv2.rectangle(inside, (round(r), 0), (w - 1 - round(r), h - 1), 255, -1)
+    cv2.rectangle(inside, (0, round(r)), (w - 1, h - 1 - round(r)), 255, -1)
+    for cx, cy in ((r, r), (w - r, r), (w - r, h - r), (r, h - r)):
+        cv2.circle(inside, (round(cx), round(cy)), round(r), 255, -1, cv2.LINE_AA)
+    a = inside.astype(np.float32) / 255.0
+    inner = cv2.erode(
+        a,
+        np.ones((3, 3), np.uint8),
+        iterations=max(1, round(0.4 * ppm)),
+        borderType=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    rim = a - inner
+    alpha = a * haze + np.clip(rim, 0, 1) * 0.3
+    if sheen > 0:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        t = math.radians(sheen_deg)
+        d = (xx - w / 2) * math.cos(t) + (yy - h / 2) * math.sin(t)
+        alpha = alpha + a * sheen * np.exp(-((d / (0.18 * max(w, h))) ** 2))
+    alpha = np.clip(alpha, 0, 1).astype(np.float32)
+    colour = np.full((h, w, 3), 255.0, np.float32)
+    return SpriteTex(
+        _premultiply(colour, alpha), (w_mm, h_mm), np.full((h, w), NO_REGION, np.uint8)
+    )
+
+
 def glare_sprite(glare: GlareSpec, size_wh_mm: tuple[float, float], ppm: float) -> SpriteTex:
     """A white elliptical highlight clipped to the card outline (unlabelled)."""
     w, h = round(size_wh_mm[0] * ppm), round(size_wh_mm[1] * ppm)

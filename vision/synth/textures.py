@@ -482,7 +482,7 @@ def marker_cells(marker_id: int) -> np.ndarray:
 
 # --------------------------------------------------------------------------- table surfaces
 
-TableKind = Literal["wood", "cloth", "plain"]
+TableKind = Literal["wood", "cloth", "plain", "check", "stone"]
 #: Table tiles are periodic (sampled with wrap-around), this many mm on a side.
 TABLE_TILE_MM = 512.0
 TABLE_TILE_PPM = 2.0
@@ -542,6 +542,23 @@ def table_tile(kind: TableKind, colour_bgr: tuple[int, int, int], seed: int) -> 
         yy, xx = np.mgrid[0:n, 0:n]
         weave = 0.5 * (np.sin(np.pi * xx / 1.0) * np.sin(np.pi * yy / 1.0))
         lum = 1.0 + 0.06 * fine + 0.04 * blotch + 0.02 * weave
+        img = base * lum[..., None]
+    elif kind == "check":
+        # A checked cloth: white and the colour in squares of 16-32 mm (a whole number of
+        # squares across the tile, so it stays periodic), a woven fine noise over both.
+        squares = int(rng.choice([16, 20, 24, 32]))
+        cell = n // squares
+        yy, xx = np.mgrid[0:n, 0:n]
+        odd = ((yy // cell + xx // cell) % 2).astype(np.float32)[..., None]
+        light = np.array([236.0, 238.0, 240.0], np.float32)[None, None, :]
+        fine = periodic_noise(rng, (n, n), (0.7, 0.7))[..., None]
+        img = (odd * base + (1 - odd) * light) * (1.0 + 0.05 * fine)
+    elif kind == "stone":
+        # Polished stone: a mottled base crossed by thin, wandering veins.
+        blotch = periodic_noise(rng, (n, n), (30.0, 30.0))
+        warp = periodic_noise(rng, (n, n), (60.0, 60.0))
+        vein = np.abs(np.sin(2 * np.pi * (np.arange(n)[None, :] / n * 3 + 1.5 * warp)))
+        lum = 1.0 + 0.06 * blotch + 0.25 * np.exp(-((vein / 0.04) ** 2))
         img = base * lum[..., None]
     else:
         fine = periodic_noise(rng, (n, n), (0.8, 0.8))

@@ -26,6 +26,11 @@ printed) in frame pixels (pixel centres at integers) and table mm, and ``visible
 measured on the drawn label buffer (cards laid later, hands and the frame's edge all take
 their share), with ``hand_fraction`` and ``in_frame_fraction``.
 
+Looks (``CARD_LOOKS``, issue 26): with ``looks="dev"`` or ``"held"`` a scene draws its table,
+card stock, ink, sleeves (matt or glossy plastic, 1-2 mm past the card) and lamp from that
+group's names, from a stream of its own; development looks are the only ones to tune on,
+held-back looks are never tuned on. Without a group, scenes draw as they always did.
+
 Scene kinds (``SCENE_KINDS``) as ``vision.identify.scenes``: ``codes`` (Pick Pic cards, 1 in
 4 face down), ``features`` (all face up), ``unknown`` (face up, each swapped for a Pic Flip
 card with probability 1/2). Picmix claims are drawn the same way by
@@ -54,6 +59,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from pictable.bench.drawers.card_room import (
+    CARD_LOOKS,
+    LAMPS,
+    TABLES,
+    print_face,
+    scene_look,
+    table_image,
+)
+
 #: KIT.md: the webcam, the cards, the play-area markers (mm unless named otherwise).
 FRAME_WH = (1280, 720)
 HFOV_DEG = (65.0, 75.0)
@@ -69,17 +83,6 @@ SS = 2
 FACE_PX_PER_MM = 6.0
 SCENE_KINDS = ("codes", "features", "unknown")
 TIERS = ("normal", "hard")
-TABLES = ("wood", "felt", "laminate", "white", "check", "slate")
-#: Table looks: (colours BGR, large-scale mottle, fine grain); checked cloths: white and one of
-#: ``CHECKS_BGR``.
-TABLE_LOOKS: dict[str, tuple[list[list[int]], float, float]] = {
-    "wood": ([[110, 160, 200], [50, 75, 110], [60, 90, 160], [150, 162, 172]], 0.0, 0.04),
-    "felt": ([[60, 110, 30], [120, 60, 20], [40, 40, 130], [90, 90, 90], [35, 35, 38]], 0.04, 0.03),
-    "laminate": ([[150, 170, 185], [175, 175, 170], [120, 140, 150], [190, 200, 205]], 0.02, 0.035),
-    "white": ([[236, 238, 240], [228, 234, 238]], 0.015, 0.02),
-    "slate": ([[55, 55, 60], [45, 48, 50], [70, 68, 65]], 0.08, 0.05),
-}
-CHECKS_BGR = ([60, 60, 200], [170, 100, 40], [70, 140, 60], [50, 50, 50])
 #: Scene ``i`` of a run with seed ``s`` is drawn from seed ``s * SEED_STRIDE + i`` (as the
 #: project's scenes).
 SEED_STRIDE = 100_003
@@ -318,20 +321,6 @@ def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
 # ---- the table -----------------------------------------------------------------------------
 
 
-def _field(
-    rng: np.random.Generator, a: NDArray[Any], b: NDArray[Any], cell: float
-) -> NDArray[np.float32]:
-    """Smooth noise of about unit deviation over coordinates ``a``, ``b`` (any unit), its
-    grain ``cell`` of those units (bicubic over a random grid)."""
-    a0, b0 = float(a.min()), float(b.min())
-    gw = min(int((float(a.max()) - a0) / cell) + 4, 4000)
-    gh = min(int((float(b.max()) - b0) / cell) + 4, 4000)
-    grid = rng.normal(0, 1, (gh, gw)).astype(np.float32)
-    ma, mb = (a - a0) / cell + 1, (b - b0) / cell + 1
-    out = cv2.remap(grid, ma, mb, cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT)
-    return np.asarray(out / max(float(out.std()), 1e-6), np.float32)
-
-
 def _table(rng: np.random.Generator, cam: Camera, kind: str) -> NDArray[np.float32]:
     """The table under the whole frame ((H, W, 3) float32 BGR at the frame's size)."""
     w, h = FRAME_WH
@@ -339,30 +328,7 @@ def _table(rng: np.random.Generator, cam: Camera, kind: str) -> NDArray[np.float
     mm = cam.mm(np.stack([xx.ravel(), yy.ravel()], 1))
     x = np.clip(mm[:, 0], -3000, 3000).reshape(h, w).astype(np.float32)
     y = np.clip(mm[:, 1], -3000, 3000).reshape(h, w).astype(np.float32)
-    phi = rng.uniform(0, math.pi)
-    u = np.float32(math.cos(phi)) * x + np.float32(math.sin(phi)) * y
-    v = -np.float32(math.sin(phi)) * x + np.float32(math.cos(phi)) * y
-    if kind == "check":
-        c = np.array(CHECKS_BGR[int(rng.integers(len(CHECKS_BGR)))], np.float32)
-        white, strength, size = rng.uniform(225, 245), rng.uniform(0.35, 0.8), rng.uniform(12, 35)
-        bands = (np.mod(np.floor(u / size), 2) + np.mod(np.floor(v / size), 2)) / 2
-        img = white + strength * bands.astype(np.float32)[:, :, None] * (c - white)
-        return np.asarray(img * (1 + 0.03 * _field(rng, x, y, 1.0))[:, :, None], np.float32)
-    colours, mottle, grain = TABLE_LOOKS[kind]
-    base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
-    if kind == "wood":  # planks with grain along them, dark seams between them
-        width, period = rng.uniform(90, 200), rng.uniform(3, 8)
-        plank = np.floor(v / width).astype(np.int64)
-        tones = rng.normal(0, 0.07, 64).astype(np.float32)
-        wobble = _field(rng, u / 40, v / 4, 1.0)
-        shade = 1 + tones[plank % 64] + 0.06 * np.sin(2 * np.pi * (v / period + 1.2 * wobble))
-        shade += grain * _field(rng, u / 30, v / 1.5, 1.0)
-        across = np.mod(v, width)
-        shade *= np.where(np.minimum(across, width - across) < 0.8, 0.55, 1.0).astype(np.float32)
-    else:
-        shade = 1 + mottle * _field(rng, x, y, rng.uniform(15, 40)) + grain * _field(rng, x, y, 1.0)
-    tint = np.float32(rng.uniform(0.9, 1.06)) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
-    return np.asarray(shade[:, :, None] * base * tint, np.float32)
+    return table_image(rng, x, y, kind)
 
 
 # ---- the drawing ---------------------------------------------------------------------------
@@ -448,6 +414,36 @@ class _Drawing:
             self.full.append((x0, y0, mask, area))
         else:
             self.labels[y0:y1, x0:x1][mask] = label
+
+    def veil(
+        self, corners_mm: NDArray[np.float64], reach_mm: float, haze: float, sheen: float
+    ) -> None:
+        """A clear sleeve over the card at ``corners_mm``: ``reach_mm`` past its edges, a
+        white haze of ``haze`` over it, a brighter rim, and on glossy sleeves a broad band of
+        ``sheen`` across it (the same way on the table for every card: one lamp)."""
+        centre = corners_mm.mean(0)
+        grown = centre + (corners_mm - centre) * (
+            1 + 2 * reach_mm / np.linalg.norm(corners_mm[2] - corners_mm[0])
+        )
+        dst = self.cam.px(grown, ss=True)
+        x0, y0, x1, y1 = self._roi(dst, 4.0)
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round((dst - [x0, y0]) * 4).astype(np.int32), 255,
+                           cv2.LINE_AA, 2)  # fmt: skip
+        a = mask.astype(np.float32) / 255
+        ppm = self.cam.ppm(centre) * SS
+        rim = a - cv2.erode(a, np.ones((3, 3), np.uint8), iterations=max(1, round(0.3 * ppm)))
+        alpha = haze * a + 0.3 * np.clip(rim, 0, 1)
+        if sheen > 0:
+            yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+            c = dst.mean(0)
+            along = (xx - c[0]) * 0.8 + (yy - c[1]) * 0.6
+            width = 0.2 * float(np.linalg.norm(dst[2] - dst[0]))
+            alpha = alpha + sheen * a * np.exp(-((along / width) ** 2))
+        alpha = np.clip(alpha, 0, 1)[:, :, None]
+        self.img[y0:y1, x0:x1] = self.img[y0:y1, x0:x1] * (1 - alpha) + 255.0 * alpha
 
     def shape(
         self,
@@ -695,6 +691,7 @@ def _photograph(
         cv2.ellipse(m, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
         light *= 1 - rng.uniform(0.1, 0.35) * cv2.GaussianBlur(m, (0, 0), rng.uniform(20, 60))
     tint = rng.uniform(0.94, 1.06, 3).astype(np.float32)
+    tint *= np.asarray(LAMPS[look.get("light", "neutral")], np.float32)
     img = img * light[:, :, None] * tint
     glare = 0
     if rng.random() < tier.glare_p:
@@ -804,18 +801,28 @@ class _Scene:
     """A scene being drawn: the camera, table, markers; cards laid one by one."""
 
     def __init__(
-        self, rng: np.random.Generator, tier: str, table: str | None, markers: bool | None
+        self,
+        rng: np.random.Generator,
+        tier: str,
+        table: str | None,
+        markers: bool | None,
+        look: dict[str, Any] | None = None,
     ) -> None:
         if tier not in TIER_SPECS:
             raise ValueError(f"tier {tier!r}: one of {TIERS}")
         self.rng, self.tier = rng, TIER_SPECS[tier]
+        self.look = look or scene_look(0, None)
         self.cam = _camera(rng, self.tier)
-        self.table = table or str(rng.choice(TABLES, p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]))
+        drawn = str(rng.choice(TABLES, p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]))
+        self.table = table or self.look["table"] or drawn
+        # a look's table is drawn from the look's stream: its kind draws more or fewer numbers,
+        # and the cards of a seed stay the same under every look of a group
+        trng = rng if self.look["table"] is None else np.random.default_rng(self.look["table_seed"])
         if self.table not in TABLES:
             raise ValueError(f"table {table!r}: one of {TABLES}")
         a = rng.uniform(0, 2 * math.pi)
         self.d = _Drawing(
-            self.cam, _table(rng, self.cam, self.table), np.array([math.cos(a), math.sin(a)])
+            self.cam, _table(trng, self.cam, self.table), np.array([math.cos(a), math.sin(a)])
         )
         show = bool(rng.random() < 0.6) if markers is None else markers
         self.marker_ids, self.papers = _markers(rng, self.cam, self.d) if show else ([], [])
@@ -826,7 +833,9 @@ class _Scene:
     ) -> None:
         r = self.rng
         shadow = (r.uniform(0.5, 1.5), r.uniform(0.5, 1.2), r.uniform(0.2, 0.45))
-        self.d.flat(_finish(r, face), quad, 2 * len(self.laid) + 1, shadow)
+        self.d.flat(_finish(r, print_face(face, self.look)), quad, 2 * len(self.laid) + 1, shadow)
+        if self.look["sleeve"] != "none":
+            self.d.veil(quad, self.look["reach"], self.look["haze"], self.look["sheen"])
         self.laid.append((card_id, side, quad))
 
     def finish(
@@ -844,6 +853,7 @@ class _Scene:
             hands.append(_hand(r, self.cam, self.d, over))
         look: dict[str, Any] = {
             "table": self.table,
+            **{k: self.look[k] for k in ("paper", "ink", "sleeve", "light")},
             "height_mm": round(self.cam.height_mm),
             "tilt_deg": round(self.cam.tilt_deg, 1),
             "hfov_deg": round(self.cam.hfov_deg, 1),
@@ -888,15 +898,17 @@ def draw_card_scene(
     n_hands: int | None = None,
     table: str | None = None,
     markers: bool | None = None,
+    looks: str | None = None,
 ) -> CardScene:
     """One photo of ``kind`` (``SCENE_KINDS``) and ``tier`` (``TIERS``) drawn from ``seed``
     (module docstring): 1 to 12 cards (or ``n_cards``), the tier's hands (or ``n_hands``),
     a random table (or ``table`` of ``TABLES``), markers on 60% of scenes (or as
-    ``markers`` says). Cards that find no room are left out of the photo and the truth."""
+    ``markers`` says), in a look of the group ``looks`` (``CARD_LOOKS``; None: the default
+    look). Cards that find no room are left out of the photo and the truth."""
     if kind not in SCENE_KINDS:
         raise ValueError(f"kind {kind!r}: one of {SCENE_KINDS}")
     rng = np.random.default_rng([seed, CARDS_STREAM])
-    s = _Scene(rng, tier, table, markers)
+    s = _Scene(rng, tier, table, markers, scene_look(seed, looks))
     n = int(rng.integers(1, 13)) if n_cards is None else n_cards
     deck = list(art.ids("pickpic"))
     foreign = list(art.ids("picflip")) if kind == "unknown" else []
@@ -921,12 +933,13 @@ def draw_card_scene(
 
 
 def card_scenes(
-    kind: str, tier: str, n: int, seed: int, art: Art
+    kind: str, tier: str, n: int, seed: int, art: Art, looks: str | None = None
 ) -> Iterator[tuple[int, NDArray[np.uint8], CardScene]]:
-    """Scenes ``0 .. n-1`` of a run (scene ``i`` from ``seed * SEED_STRIDE + i``), as
-    ``vision.identify.scenes.scenes`` gives them: (index, frame, truth)."""
+    """Scenes ``0 .. n-1`` of a run (scene ``i`` from ``seed * SEED_STRIDE + i``) in looks of
+    the group ``looks``, as ``vision.identify.scenes.scenes`` gives them: (index, frame,
+    truth)."""
     for i in range(n):
-        scene = draw_card_scene(seed * SEED_STRIDE + i, kind, tier, art)
+        scene = draw_card_scene(seed * SEED_STRIDE + i, kind, tier, art, looks=looks)
         yield i, scene.frame, scene
 
 
@@ -947,6 +960,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--looks", choices=sorted(CARD_LOOKS), default=None,
+        help="draw looks of this group (dev: to tune on; held: held back); default: any table, "
+        "the kit's print, bare cards",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     art = Art.from_export(args.kit)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -956,7 +974,9 @@ def main(argv: list[str] | None = None) -> int:
 
             frame, truth = claim_scene(args.tier, args.seed, i, art)
         else:
-            scene = draw_card_scene(args.seed * SEED_STRIDE + i, args.kind, args.tier, art)
+            scene = draw_card_scene(
+                args.seed * SEED_STRIDE + i, args.kind, args.tier, art, looks=args.looks
+            )
             frame, truth = scene.frame, scene.truth_json()
         cv2.imwrite(str(args.out / f"{args.kind}_{i:03d}.png"), frame)
         (args.out / f"{args.kind}_{i:03d}.json").write_text(json.dumps(truth), encoding="utf-8")

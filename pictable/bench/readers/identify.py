@@ -18,6 +18,11 @@ scenes).
 independent drawer instead (:mod:`pictable.bench.drawers.cards`: plain OpenCV from KIT.md,
 the kit's card art, tiers normal and hard; not cached), scored the same way.
 
+``--looks dev|held`` (``looks``): the cards and the room in development looks (the only ones
+to tune on) or held-back looks (never tuned on): card stock, ink, sleeves, tables and light,
+``vision.synth.card_looks`` for the project's camera and the second drawer's own
+``CARD_LOOKS``. A run then counts cards right by each part's name (``by_look``).
+
 ``bench_speed(method, n_frames, seed, deck)``: 1280 x 720 normal-tier frames with 12 cards
 (:func:`vision.synth.identify_speed.speed_frames`), one thread (OpenCV and numpy's BLAS:
 :func:`vision.identify.threads.single_thread`), each frame read several times: median and
@@ -28,7 +33,8 @@ compare on a busy machine) and wall time.
 cumulative CPU time of each step's function over the speed frames, and its share).
 
 ``report(profile)``: every figure of issue 5 for ``pictable bench --tasks reader-identify``
-(profile ``quick`` or ``full``), as a summary and a Markdown section.
+(profile ``quick`` or ``full``), with issue 26's runs under development and held-back looks
+on both drawers, as a summary and a Markdown section.
 
 Run ``python -m pictable.bench.readers.identify --help``.
 """
@@ -41,13 +47,17 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from pictable.bench.readers.identify_tables import (
+    looks_markdown,
+    reliability,
+    reliability_markdown,
+)
 from vision.identify.deck import (
     ReferenceDeck,
     build_deck,
@@ -58,9 +68,10 @@ from vision.identify.deck import (
 )
 from vision.identify.identify import identify_frame
 from vision.identify.reading import FrameCards
-from vision.identify.scenes import scenes
+from vision.identify.scenes import scene_seed, scenes
 from vision.identify.threads import single_thread
 from vision.synth import Truth
+from vision.synth.card_looks import card_look
 from vision.synth.identify_speed import speed_frames
 
 if TYPE_CHECKING:
@@ -77,28 +88,6 @@ SMALL_PX = 55.0
 #: A reading named right is *misplaced* when a corner lies farther from the card's own than
 #: this share of the card's height (issue 26: a reported outline lies on its card).
 PLACE_MAX = 0.10
-#: Confidence bins of the reliability table: [lower, upper) bounds.
-CONFIDENCE_BINS = (0.0, 0.9, 0.99, 0.999, 1.0 + 1e-9)
-
-
-def reliability(said: list[tuple[float, bool]]) -> list[dict[str, Any]]:
-    """Readings by confidence bin (``CONFIDENCE_BINS``): for each, how many readings, how
-    many named the card right (id and, with codes, face), and their mean confidence."""
-    out = []
-    for lo, hi in pairwise(CONFIDENCE_BINS):
-        inside = [(c, ok) for c, ok in said if lo <= c < hi]
-        out.append(
-            {
-                "from": lo,
-                "to": min(hi, 1.0),
-                "readings": len(inside),
-                "right": sum(ok for _, ok in inside),
-                "mean_confidence": float(np.mean([c for c, _ in inside])) if inside else None,
-            }
-        )
-    return out
-
-
 DECK_GAME = "pickpic"
 
 
@@ -125,30 +114,6 @@ def placement_error(corners: np.ndarray, truth: np.ndarray) -> float:
     height = max(np.linalg.norm(t[0] - t[3]), np.linalg.norm(t[0] - t[1]), 1e-9)
     off = np.linalg.norm(np.asarray(corners, np.float64).reshape(4, 2) - t, axis=1)
     return float(off.max() / height)
-
-
-def reliability_markdown(runs: list[dict[str, Any]]) -> list[str]:
-    """The reliability table of every reading of ``runs`` together (their ``reliability``
-    bins summed), as Markdown lines."""
-    bins = [dict(b, sum=0.0) for b in reliability([])]
-    for r in runs:
-        for k, b in enumerate(r.get("reliability") or []):
-            bins[k]["readings"] += b["readings"]
-            bins[k]["right"] += b["right"]
-            bins[k]["sum"] += (b["mean_confidence"] or 0.0) * b["readings"]
-    lines = [
-        "Reliability: every reading of the runs above, by its confidence (right: the id, and "
-        "with codes the face, is the card's at that place).",
-        "",
-        "| confidence | readings | right | share right | mean confidence |",
-        "|---|---|---|---|---|",
-    ]
-    for b in bins:
-        n = b["readings"]
-        share = f"{b['right'] / n:.2%}" if n else "-"
-        mean = f"{b['sum'] / n:.4f}" if n else "-"
-        lines.append(f"| {b['from']:g} to {b['to']:g} | {n} | {b['right']} | {share} | {mean} |")
-    return lines
 
 
 def score_frame(
@@ -238,6 +203,20 @@ def score_frame(
 #: ``second`` the independent drawer (:mod:`pictable.bench.drawers.cards`, normal and hard
 #: tiers, not cached).
 DRAWERS: tuple[str, ...] = ("synth", "second")
+#: Look groups of a run (``vision.synth.card_looks``; the second drawer's own ``CARD_LOOKS``):
+#: None for each drawer's default looks.
+LOOKS: tuple[str | None, ...] = (None, "dev", "held")
+
+
+def _look_names(truth: Any, looks: str | None, seed: int, index: int) -> dict[str, str]:
+    """The names by part of scene ``index``'s look in a run of ``looks`` (none for the
+    default looks): the second drawer's truth says them; the project's scenes draw them
+    from the scene's seed (``vision.synth.card_looks.card_look``)."""
+    if looks is None:
+        return {}
+    if isinstance(getattr(truth, "look", None), dict):
+        return {k: str(truth.look[k]) for k in ("table", "paper", "ink", "sleeve", "light")}
+    return card_look(scene_seed(seed, index), looks).names()
 
 
 def kit_art() -> Art:
@@ -265,10 +244,12 @@ def bench_identify(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = False,
     drawer: str = "synth",
+    looks: str | None = None,
 ) -> dict[str, Any]:
     """Accuracy of ``method`` on ``n_scenes`` rendered scenes of ``tier`` (see the module
-    docstring), drawn by ``drawer`` (``DRAWERS``). Returns a dict: ``tier``, ``method``,
-    ``scenes``, ``seed``, ``drawer``, ``cards``,
+    docstring), drawn by ``drawer`` (``DRAWERS``) in looks of the group ``looks`` (``dev``
+    or ``held``; ``None``: the drawer's default looks). Returns a dict: ``tier``, ``method``,
+    ``scenes``, ``seed``, ``drawer``, ``looks``, ``cards``,
     ``right``, ``wrong``, ``right_rate``, ``wrong_rate`` (of ``cards``), ``foreign``,
     ``foreign_unnamed_rate``, ``foreign_listed_rate`` (``unknown`` only), ``ms_median``,
     ``mistakes`` and ``missed`` (per scene index, for reading)."""
@@ -295,11 +276,15 @@ def bench_identify(
     missed: dict[int, list[str]] = {}
     times: list[float] = []
     said: list[tuple[float, bool]] = []
-    drawn: Any = scenes(_scene_kind(method), tier, n_scenes, seed, cache_dir)
+    by_look: dict[str, dict[str, list[int]]] = {}
+    if looks not in LOOKS:
+        raise ValueError(f"unknown looks {looks!r}; expected one of {list(LOOKS)}")
     if drawer == "second":
         from pictable.bench.drawers.cards import card_scenes
 
-        drawn = card_scenes(_scene_kind(method), tier, n_scenes, seed, kit_art())
+        drawn: Any = card_scenes(_scene_kind(method), tier, n_scenes, seed, kit_art(), looks)
+    else:
+        drawn = scenes(_scene_kind(method), tier, n_scenes, seed, cache_dir, looks)
     for i, frame, truth in drawn:
         t0 = time.perf_counter()
         result = read(frame)
@@ -308,6 +293,10 @@ def bench_identify(
         for k in totals:
             totals[k] += s[k]
         said.extend(s["said"])
+        for part, name in _look_names(truth, looks, seed, i).items():
+            tally = by_look.setdefault(part, {}).setdefault(name, [0, 0])
+            tally[0] += s["cards"]
+            tally[1] += s["right"]
         if s["mistakes"]:
             mistakes[i] = s["mistakes"]
         if s["missed"]:
@@ -321,6 +310,7 @@ def bench_identify(
         "scenes": n_scenes,
         "seed": seed,
         "drawer": drawer,
+        "looks": looks or "kit",
         **totals,
         "right_rate": totals["right"] / cards,
         "wrong_rate": totals["wrong"] / cards,
@@ -328,6 +318,7 @@ def bench_identify(
         "mistakes": mistakes,
         "missed": missed,
         "reliability": reliability(said),
+        "by_look": by_look,
     }
     if totals["foreign"]:
         out["foreign_unnamed_rate"] = 1 - totals["foreign_named"] / totals["foreign"]
@@ -574,6 +565,13 @@ def main(argv: list[str] | None = None) -> int:
         help="synth: the project's camera (default); second: the independent drawer "
         "(pictable.bench.drawers.cards; tiers normal and hard)",
     )
+    p.add_argument(
+        "--looks",
+        default=None,
+        choices=("kit", "dev", "held"),
+        help="the looks of the cards and the room: kit (the drawer's default), dev "
+        "(development looks, to tune on) or held (held-back looks, never tuned on)",
+    )
     p.add_argument("--markdown", action="store_true", help="stages: a Markdown table, not JSON")
     args = p.parse_args(argv)
     if args.what == "stages":
@@ -596,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
             cache_dir=args.cache,
             progress=True,
             drawer=args.drawer,
+            looks=None if args.looks == "kit" else args.looks,
         )
         if not args.details:
             out["mistakes"] = sum(len(v) for v in out["mistakes"].values())
@@ -615,11 +614,21 @@ if __name__ == "__main__":
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
         "normal": 30, "unknown": 20, "hard": 10, "frames": 8, "large_deck": 1000, "second": 5,
+        "looks": 5, "second_looks": 5,
     },
     "full": {
         "normal": 300, "unknown": 200, "hard": 100, "frames": 30, "large_deck": 1000,
-        "second": 40,
+        "second": 40, "looks": 100, "second_looks": 40,
     },
+}  # fmt: skip
+#: The runs under development and held-back looks, on each drawer (issue 26, part 7).
+LOOK_PLAN: tuple[tuple[str, str], ...] = (
+    ("normal", "codes"), ("normal", "both"), ("hard", "codes"), ("hard", "both"),
+)  # fmt: skip
+#: Issue 26's bars on cards identified right, by tier and method (wrong ids: none).
+LOOK_BARS: dict[tuple[str, str], float] = {
+    ("normal", "codes"): 0.995, ("normal", "both"): 0.995,
+    ("hard", "codes"): 0.85, ("hard", "both"): 0.95,
 }  # fmt: skip
 #: The issue's bars.
 RIGHT_MIN = 0.995
@@ -628,6 +637,8 @@ FOREIGN_UNNAMED_MIN = 0.99
 CODES_MS_MAX = 25.0
 FEATURES_MS_MAX = 60.0
 LARGE_DECK_RATIO_MAX = 2.0
+#: How the report names each look group.
+LOOK_LABEL = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
 #: Seed of the report's scenes (held out: the picture decision was fitted on seed 0).
 REPORT_SEED = 1
 
@@ -686,8 +697,23 @@ def report(
                     deck=None if method == "codes" else deck, drawer="second",
                 )
             )  # fmt: skip
-    by = {(r["tier"], r["method"]): r for r in runs if r.get("drawer", "synth") == "synth"}
-    second = {(r["tier"], r["method"]): r for r in runs if r.get("drawer") == "second"}
+    # Development and held-back looks on both drawers (nothing was tuned on the held-back).
+    for group in ("dev", "held"):
+        for drawer, size, seed in (
+            ("synth", int(n.get("looks") or 0), REPORT_SEED),
+            ("second", int(n.get("second_looks") or 0), 0),
+        ):
+            for tier, method in LOOK_PLAN if size else ():
+                runs.append(
+                    bench_identify(
+                        tier, size, seed, method,
+                        deck=None if method == "codes" else deck, drawer=drawer,
+                        cache_dir=cache if drawer == "synth" else None, looks=group,
+                    )
+                )  # fmt: skip
+    kit = [r for r in runs if r.get("looks", "kit") == "kit"]
+    by = {(r["tier"], r["method"]): r for r in kit if r.get("drawer", "synth") == "synth"}
+    second = {(r["tier"], r["method"]): r for r in kit if r.get("drawer") == "second"}
     speed = {
         "codes": bench_speed("codes", n["frames"], cache_dir=cache),
         "features": bench_speed("features", n["frames"], deck=deck, cache_dir=cache),
@@ -746,6 +772,20 @@ def report(
                 "value": f"{_pct(r['right_rate'])} ({r['right']}/{r['cards']}) / {r['wrong']}",
                 "target": "0 wrong (issue 26)",
                 "met": r["wrong"] == 0,
+            }
+        )
+    for r in runs:
+        if r.get("looks", "kit") == "kit":
+            continue
+        bar = LOOK_BARS[(r["tier"], r["method"])]
+        who = "second drawer" if r["drawer"] == "second" else "project's camera"
+        summary.append(
+            {
+                "figure": f"{who}, {LOOK_LABEL[r['looks']]}, {r['tier']} tier, "
+                f"{r['method']}: right / wrong ids",
+                "value": f"{_pct(r['right_rate'])} ({r['right']}/{r['cards']}) / {r['wrong']}",
+                "target": f">= {_pct(bar)}, 0 wrong (issue 26)",
+                "met": bool(r["right_rate"] >= bar and r["wrong"] == 0),
             }
         )
     placed = [r for r in runs if r["right"]]
@@ -830,10 +870,10 @@ def _markdown(
         lines.append(f"| {s['figure']} | {s['value']} | {s['target']} | {met} |")
     lines += [
         "",
-        "| drawer | tier | method | scenes | cards | right | wrong | right but misplaced (a "
-        "corner > 10% of the card's height off) | cards < 55 px wide (missed) | "
+        "| drawer | looks | tier | method | scenes | cards | right | wrong | right but misplaced "
+        "(a corner > 10% of the card's height off) | cards < 55 px wide (missed) | "
         "foreign: given no id / listed unknown | median ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         foreign = "-"
@@ -844,13 +884,14 @@ def _markdown(
             )
         drawer = "second" if r.get("drawer") == "second" else "project"
         lines.append(
-            f"| {drawer} | {r['tier']} | {method_label[r['method']]} | {r['scenes']} | "
+            f"| {drawer} | {r.get('looks', 'kit')} | {r['tier']} | {method_label[r['method']]} | "
+            f"{r['scenes']} | "
             f"{r['cards']} | "
             f"{_pct(r['right_rate'])} ({r['right']}) | {_pct(r['wrong_rate'])} ({r['wrong']}) | "
             f"{r.get('misplaced', 0)} | {r['small_cards']} ({r['small_missed']}) | {foreign} | "
             f"{r['ms_median']:.0f} |"
         )
-    lines += ["", *reliability_markdown(runs)]
+    lines += ["", *looks_markdown(runs), "", *reliability_markdown(runs)]
     lines += [
         "",
         f"Speed: {n['frames']} normal-tier 1280 x 720 frames with 12 Pick Pic cards (seed 7), "
