@@ -55,3 +55,31 @@ def test_bench_counts_claims_beyond_sight(tmp_path: Path) -> None:
         (folder / f"{i:04d}.json").write_text(json.dumps(t), encoding="utf-8")
     out = bench_picmix("normal", 3, 0, cache=tmp_path, verify=lambda f: PicmixFailure("test"))
     assert (out["objective_hidden"], out["player_items_hidden"], out["beyond_sight"]) == (1, 1, 2)
+
+
+def test_claims_under_looks_keep_their_cards_on_both_drawers(tmp_path: Path) -> None:
+    """Issue 26, part 7: a claim drawn in development or held-back looks shows the same
+    cards as in the default look (the look has a random stream of its own), in other
+    pixels; the run says which looks it measured; an unknown group is refused."""
+    from pictable.bench.drawers.picmix_claims import claim_scene as drawn
+    from pictable.bench.readers.identify import kit_art
+    from vision.synth.picmix_claims import claim_scene
+
+    def cards(truth: dict) -> list:
+        return sorted(c["card_id"] for c in truth["cards"])
+
+    kit_frame, kit = claim_scene("normal", 0, 0, tmp_path)
+    held_frame, held = claim_scene("normal", 0, 0, tmp_path, looks="held")
+    assert cards(held) == cards(kit) and not np.array_equal(held_frame, kit_frame)
+    assert (tmp_path / "normal-seed0-held" / "0000.png").is_file()
+    art = kit_art()
+    dev_frame, dev = drawn("hard", 0, 0, art, "dev")
+    held2_frame, held2 = drawn("hard", 0, 0, art, "held")
+    assert dev["picmix_areas"][0]["card_ids"] == held2["picmix_areas"][0]["card_ids"]
+    assert not np.array_equal(dev_frame, held2_frame)
+    out = bench_picmix(
+        "normal", 1, 0, cache=tmp_path, looks="held", verify=lambda f: PicmixFailure("test")
+    )
+    assert out["looks"] == "held" and out["unsure"] == 1
+    with pytest.raises(ValueError, match="looks"):
+        bench_picmix("normal", 1, 0, cache=tmp_path, looks="wide")

@@ -696,6 +696,7 @@ def random_picmix_claim(
     player: str = "A",
     n_hands: int | None = None,
     provider: TextureProvider | None = None,
+    look: CardLook | None = None,
 ) -> SceneSpec:
     """A Picmix claim: the revealed objective card by the pile and one player's cards in
     a row, each laid over half of the previous one (hiding that half's item).
@@ -706,6 +707,8 @@ def random_picmix_claim(
             None: 50/50.
         player: the area's player name.
         n_hands: hands over the scene; None draws from the tier (at most one here).
+        look: how the cards and the room look (``vision.synth.card_looks``); None: the kit
+            look. It draws nothing from ``rng``.
     """
     t = get_tier(tier)
     provider = provider or default_provider()
@@ -804,4 +807,5 @@ def random_picmix_claim(
         effects=sample_effects(rng, t),
         picmix_areas=(area,),
         tier=t.name,
+        card_look=look or KIT_CARD_LOOK,
     )

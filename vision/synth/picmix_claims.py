@@ -27,19 +27,29 @@ def _cache_root() -> Path:
 
 
 def claim_scene(
-    tier: str, seed: int, i: int, cache: Path | None = None, *, new_art: bool = False
+    tier: str,
+    seed: int,
+    i: int,
+    cache: Path | None = None,
+    *,
+    new_art: bool = False,
+    looks: str | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Rendered claim ``i`` of ``(tier, seed)``: the frame (720, 1280, 3) uint8 BGR and the
     truth as JSON (``Truth.to_json()``), from ``cache`` when it is there. ``new_art``: the
-    deck drawn with art the model never saw (``vision.picmix.newart``)."""
+    deck drawn with art the model never saw (``vision.picmix.newart``); ``looks``: the cards
+    and the room in a look of that group (``vision.synth.card_looks``: ``dev``, ``held``;
+    None or ``kit``: the kit look)."""
     name = f"{'newart-' if new_art else ''}{tier}-seed{seed}"
+    if looks not in (None, "kit"):
+        name += f"-{looks}"
     folder = (cache or _cache_root()) / name
     png, js = folder / f"{i:04d}.png", folder / f"{i:04d}.json"
     if png.is_file() and js.is_file():
         frame = cv2.imread(str(png), cv2.IMREAD_COLOR)
         if frame is not None:
             return frame, json.loads(js.read_text(encoding="utf-8"))
-    from vision.synth import random_picmix_claim, render_scene
+    from vision.synth import card_look, random_picmix_claim, render_scene
 
     provider = None
     if new_art:
@@ -47,7 +57,8 @@ def claim_scene(
 
         provider = NewArtTextures()
     s = seed * SEED_STRIDE + i
-    spec = random_picmix_claim(np.random.default_rng(s), tier, provider=provider)
+    look = card_look(s, looks)
+    spec = random_picmix_claim(np.random.default_rng(s), tier, provider=provider, look=look)
     frame, truth = render_scene(spec, seed=s, provider=provider)
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(png), frame)

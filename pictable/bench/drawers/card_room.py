@@ -58,8 +58,9 @@ INKS = {"fresh": (1.0, 1.0), "rich": (1.0, 1.25), "faded": (0.7, 0.65)}
 SLEEVES = {"none": ((0.0, 0.0), (0.0, 0.0)), "matt": ((0.06, 0.13), (0.0, 0.0)),
            "glossy": ((0.02, 0.06), (0.15, 0.4))}  # fmt: skip
 LAMPS = {"neutral": (1.0, 1.0, 1.0), "warm": (0.85, 0.96, 1.07), "cool": (1.1, 1.0, 0.88)}
-#: The looks' own random stream: a scene's cards and camera are the same under every look.
-LOOKS_STREAM = 52
+#: The looks' own random stream (the drawers use 51 and 52 for their scenes and claims): a
+#: scene's cards and camera are the same under every look of a group.
+LOOKS_STREAM = 53
 
 
 def field_noise(

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from pictable.bench.drawers.card_room import scene_look
 from pictable.bench.drawers.cards import (
     CARD_WH_MM,
     FRAME_WH,
@@ -67,17 +68,24 @@ def _chains(
 
 
 def draw_claim(
-    seed: int, tier: str, art: Art, *, correct: bool | None = None, n_hands: int | None = None
+    seed: int,
+    tier: str,
+    art: Art,
+    *,
+    correct: bool | None = None,
+    n_hands: int | None = None,
+    looks: str | None = None,
 ) -> CardScene:
     """A Picmix claim drawn from ``seed``: one player set's 2-4 cards in a row across the
     lower part of the view (each laid over the half of the one before, some turned half
     round), the objective card face up above them with a card of the pile face down beside
     it, markers on 60% of the scenes, the tier's hands (or ``n_hands``) over the cards. The
-    row shows exactly the objective's items on half the claims (or as ``correct`` says).
+    row shows exactly the objective's items on half the claims (or as ``correct`` says),
+    in a look of the group ``looks`` (``card_room.CARD_LOOKS``; None: the default look).
     ``CardScene.area`` holds the row's cards; ``claim_truth`` the truth as the Picmix
     benchmark reads it."""
     rng = np.random.default_rng([seed, CLAIM_STREAM])
-    s = _Scene(rng, tier, None, None)
+    s = _Scene(rng, tier, None, None, scene_look(seed, looks))
     ids = list(art.ids("picmix"))
     players = [c for c in ids if art.items(c, "back")]
     objectives = [c for c in ids if c not in players and len(art.items(c, "front")) >= 3]
@@ -180,8 +188,11 @@ def claim_truth(scene: CardScene) -> dict[str, Any]:
     return out
 
 
-def claim_scene(tier: str, seed: int, i: int, art: Art) -> tuple[NDArray[np.uint8], dict[str, Any]]:
-    """Claim ``i`` of a run (drawn from ``seed * SEED_STRIDE + i``): (frame, truth
-    JSON), as ``vision.synth.picmix_claims.claim_scene`` gives them."""
-    scene = draw_claim(seed * SEED_STRIDE + i, tier, art)
+def claim_scene(
+    tier: str, seed: int, i: int, art: Art, looks: str | None = None
+) -> tuple[NDArray[np.uint8], dict[str, Any]]:
+    """Claim ``i`` of a run (drawn from ``seed * SEED_STRIDE + i``) in a look of the group
+    ``looks``: (frame, truth JSON), as ``vision.synth.picmix_claims.claim_scene`` gives
+    them."""
+    scene = draw_claim(seed * SEED_STRIDE + i, tier, art, looks=looks)
     return scene.frame, claim_truth(scene)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,7 @@ def bench_picmix(
     failures: list[dict[str, Any]] | None = None,
     new_art: bool = False,
     drawer: str = "synth",
+    looks: str | None = None,
 ) -> dict[str, Any]:
     """Verify ``n`` rendered claims of ``tier`` and return the figures (module docstring).
 
@@ -70,12 +71,16 @@ def bench_picmix(
     whose verdict is not right is appended (index, truth, reading, cause) for inspection;
     ``new_art``: claims with the deck of ``vision.picmix.newart``; ``drawer``: ``synth``
     (the project's camera, cached) or ``second`` (``pictable.bench.drawers.picmix_claims``,
-    the independent drawer: kit art, tiers normal and hard, not cached)."""
+    the independent drawer: kit art, tiers normal and hard, not cached); ``looks``: the
+    cards and the room in development (``dev``) or held-back (``held``) looks, each drawer's
+    own (None: its default look)."""
     from vision.picmix.reader import verify_frame
     from vision.picmix.reading import PicmixReading
 
     if drawer not in ("synth", "second"):
         raise ValueError(f"drawer {drawer!r}: one of ('synth', 'second')")
+    if looks not in (None, "dev", "held"):
+        raise ValueError(f"looks {looks!r}: one of (None, 'dev', 'held')")
     art = None
     if drawer == "second":
         from pictable.bench.readers.identify import kit_art
@@ -86,8 +91,8 @@ def bench_picmix(
         if art is not None:
             from pictable.bench.drawers.picmix_claims import claim_scene as drawn_claim
 
-            return drawn_claim(tier, seed, i, art)
-        return claim_scene(tier, seed, i, cache, new_art=new_art)
+            return drawn_claim(tier, seed, i, art, looks)
+        return claim_scene(tier, seed, i, cache, new_art=new_art, looks=looks)
 
     fn = verify or verify_frame
     right = unsure = wrong_total = wrong_accepted = right_total = right_rejected = 0
@@ -162,6 +167,7 @@ def bench_picmix(
         "n": n,
         "seed": seed,
         "drawer": drawer,
+        "looks": looks or "kit",
         "verdict_right": right,
         "verdict_right_rate": right / max(1, n),
         "decided_right_rate": right / max(1, decided),
@@ -329,8 +335,8 @@ def bench_unseen(
 
 
 PROFILES: dict[str, dict[str, int]] = {
-    "quick": {"normal": 40, "hard": 15, "unseen": 8},
-    "full": {"normal": 400, "hard": 150, "unseen": 50},
+    "quick": {"normal": 40, "hard": 15, "unseen": 8, "looks": 4},
+    "full": {"normal": 400, "hard": 150, "unseen": 50, "looks": 60},
 }
 """Claims per tier for ``report``: ``quick`` about a minute on one thread with an empty
 cache (rendering is ~0.9 s a claim, verifying ~30 ms), ``full`` under 10 minutes."""
@@ -364,6 +370,14 @@ def report(profile: str) -> dict[str, Any]:
         "normal", n["normal"], seed, verify=functools.partial(verify_frame, use_codes=False)
     )
     hard = bench_picmix("hard", n["hard"], seed)
+    # issue 26, part 7: both drawers, under their default, development and held-back looks
+    others = [
+        bench_picmix(tier, n["looks"], seed, drawer=drawer, looks=looks)
+        for looks, drawer in ((None, "second"), ("dev", "synth"), ("dev", "second"),
+                              ("held", "synth"), ("held", "second"))
+        for tier in ("normal", "hard")
+        if n["looks"]
+    ]  # fmt: skip
     unseen = bench_unseen(n["unseen"], seed)
     unseen_obj = bench_unseen(n["unseen"], seed, objectives=True)
     name_pl = unseen["naming"]["player"]
@@ -442,11 +456,29 @@ def report(profile: str) -> dict[str, Any]:
             "met": unseen_obj["wrong_accepted_rate"] <= t["wrong_accepted"],
         },
     ]
+    for r in others:
+        summary.append(
+            {
+                "figure": f"{_who(r)}, {r['tier']} tier (n={r['n']}): right of the claims given "
+                "a verdict / unsure / wrong claims accepted",
+                "value": f"{_pct(r['decided_right_rate'])} / {_pct(r['unsure_rate'])} / "
+                f"{r['wrong_accepted']} of {r['truly_wrong']}",
+                "target": "no wrong claim accepted (issue 26)",
+                "met": r["wrong_accepted"] == 0,
+            }
+        )
     return {
         "title": "Picmix claim verification",
         "summary": summary,
-        "markdown": _markdown(profile, normal, look, hard, unseen, unseen_obj),
+        "markdown": _markdown(profile, normal, look, hard, unseen, unseen_obj, others),
     }
+
+
+def _who(r: dict[str, Any]) -> str:
+    """Which drawer drew a run's claims, and in which looks."""
+    who = "second drawer" if r.get("drawer") == "second" else "project's camera"
+    looks = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
+    return f"{who}, {looks[r.get('looks', 'kit')]}"
 
 
 def _row(label: str, r: dict[str, Any]) -> str:
@@ -465,6 +497,7 @@ def _markdown(
     hard: dict[str, Any],
     unseen: dict[str, Any],
     unseen_obj: dict[str, Any],
+    others: Sequence[dict[str, Any]] = (),
 ) -> str:
     """The BENCHMARKS.md section of ``report``."""
     lines = [
@@ -502,6 +535,22 @@ def _markdown(
         f"{normal['verdict_right']} of {normal['n'] - normal['unsure']}, "
         f"{_pct(normal['decided_right_rate'])}); the table's *verdict right* is of all claims.",
         "",
+        *(
+            [
+                "Both drawers, under development and held-back looks (issue 26: "
+                "`vision.synth.card_looks` for the project's camera, the second drawer's own "
+                "`card_room.CARD_LOOKS`: card stock, ink, sleeves, tables, light; nothing "
+                "was tuned on the held-back looks), codes read:",
+                "",
+                "| claims | n | verdict right | unsure or no reading | wrong claims accepted | "
+                "right claims rejected | item precision / recall | ms median / p95 |",
+                "|---|---|---|---|---|---|---|---|",
+                *(_row(f"{_who(r)}, {r['tier']}", r) for r in others),
+                "",
+            ]
+            if others
+            else []
+        ),
         "### What fails, and why (normal tier, codes read)",
         "",
         "| cause | claims |",
@@ -605,6 +654,13 @@ def main(argv: list[str] | None = None) -> int:
         default="synth",
         help="synth: the project's camera (default); second: the independent drawer",
     )
+    ap.add_argument(
+        "--looks",
+        choices=("kit", "dev", "held"),
+        default="kit",
+        help="the cards and the room: kit (the drawer's default), dev (development looks, to "
+        "tune on) or held (held-back looks, never tuned on)",
+    )
     args = ap.parse_args(argv)
     if args.report:
         print(json.dumps(report(args.report), indent=2))
@@ -622,7 +678,15 @@ def main(argv: list[str] | None = None) -> int:
     from vision.picmix.reader import verify_frame
 
     fn = functools.partial(verify_frame, use_codes=not args.no_codes)
-    out = bench_picmix(args.tier, args.n, args.seed, verify=fn, failures=fails, drawer=args.drawer)
+    out = bench_picmix(
+        args.tier,
+        args.n,
+        args.seed,
+        verify=fn,
+        failures=fails,
+        drawer=args.drawer,
+        looks=None if args.looks == "kit" else args.looks,
+    )
     out["codes"] = not args.no_codes
     print(json.dumps(out, indent=2))
     if args.failures is not None:
