@@ -862,6 +862,13 @@ def _markdown(
         "when the id or face differs or no card is there (every wrong report counts, "
         "whatever the card's visibility). Rates are of the cards at least 60% visible.",
         "",
+        "Looks (issue 26, part 7): the runs marked `dev` and `held` draw the cards and the "
+        "room in development looks (the only ones tuned on) and held-back looks (never tuned "
+        "on): card stock, ink, sleeves, tables and light (`vision.synth.card_looks`; the "
+        "second drawer's own `card_room.CARD_LOOKS`, its seed 0). The runs marked `kit` are "
+        "each drawer's default looks. Their bars are issue 26's: by codes 99.5% on the "
+        "normal tier and 85% on the hard, codes and pictures 95% on the hard, no wrong id.",
+        "",
         "| figure | value | target | met |",
         "|---|---|---|---|",
     ]
