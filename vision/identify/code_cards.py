@@ -34,6 +34,11 @@ _POSE_MARGIN = 0.15
 #: title read at 150 dpi, 0.23-0.27 of the markers: pictures of picmix-red-4 and picflip-042
 #: named on printed pages of other games) and is dropped.
 LONE_SPECK_SIZE = 0.5
+#: A card named by one marker whose picture does not back it (below ``Thresholds.agree``) is
+#: not reported where cards placed surely cover more than this share of its outline: its
+#: place then rests on the marker alone (a card 27% in view, under others in a row, was
+#: placed the other way from its marker, over two cards whose edges lined up with its own).
+LONE_COVERED_MAX = 0.5
 #: A card named by its QR code alone (no marker of it read) is a card only when the card's
 #: outline, where the code's place on the face puts it, is seen as edges (support of at least
 #: QR_ALONE_SIDE_SUPPORT, :func:`vision.identify.quads.refine_quads`) on QR_ALONE_MIN_SIDES of
@@ -271,6 +276,12 @@ def _by_codes(
             _named_nearby(poses[pick], others) or _speck_on_card(card.codes[0].corners_px, sure)
         ):
             continue  # where codes name another card: a marker-like speck on that card
+        if (
+            lone[pick]
+            and agree[pick] < t.agree
+            and _covered(poses[pick], [o for o, _ in sure]) > LONE_COVERED_MAX
+        ):
+            continue  # its place rests on the marker alone, over cards placed surely
         confidence = _code_confidence(card, float(agree[pick]), bool(soft[pick]))
         if unframed[k]:
             confidence = QR_UNFRAMED_CONFIDENCE
@@ -297,6 +308,23 @@ def _other_side_agrees(
     other = {"front": "back", "back": "front"}
     flip = [(c.card, other[c.side]) for c in cards]
     return np.asarray(_face_agreement(bgr, poses, flip) > agree, bool)
+
+
+def _covered(pose: NDArray[np.float64], outlines: list[NDArray[np.float64]]) -> float:
+    """The share of the outline ``pose`` (4, 2) px that ``outlines`` (each (4, 2) px) cover."""
+    if not outlines:
+        return 0.0
+    x0, y0 = np.floor(pose.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pose.max(axis=0)).astype(int)
+    if x1 - x0 > 4000 or y1 - y0 > 4000:
+        return 0.0
+    mine = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillConvexPoly(mine, np.round(pose - [x0, y0]).astype(np.int32), 1)
+    theirs = np.zeros_like(mine)
+    for o in outlines:
+        cv2.fillConvexPoly(theirs, np.round(np.asarray(o) - [x0, y0]).astype(np.int32), 1)
+    area = int(mine.sum())
+    return float((mine & theirs).sum() / area) if area else 0.0
 
 
 def _speck_on_card(
