@@ -398,7 +398,7 @@ class CardLook:
 
     def face_key(self) -> tuple[object, ...]:
         """What of the look a card face's texture depends on (its cache key)."""
-        return (self.paper_bgr, self.ink_contrast, self.ink_saturation, self.sleeve_haze)
+        return (self.paper_bgr, self.ink_contrast, self.ink_saturation)
 
 
 #: The kit's card look: what the renderer drew before card looks existed.

@@ -544,8 +544,10 @@ def table_tile(kind: TableKind, colour_bgr: tuple[int, int, int], seed: int) -> 
         lum = 1.0 + 0.06 * fine + 0.04 * blotch + 0.02 * weave
         img = base * lum[..., None]
     elif kind == "check":
-        # A checked cloth: white and the colour in squares of 16-32 mm (a whole number of
-        # squares across the tile, so it stays periodic), a woven fine noise over both.
+        # A checked cloth: white and the colour in squares of 16-32 mm, a woven fine noise
+        # over both. With 16 or 32 squares across the tile the squares are even; with 20 or
+        # 24, the tile's last 4 or 16 px (2 or 8 mm) join its first square across the wrap,
+        # so every 512 mm one row and one column of squares come out that much wider.
         squares = int(rng.choice([16, 20, 24, 32]))
         cell = n // squares
         yy, xx = np.mgrid[0:n, 0:n]

@@ -972,7 +972,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.kind == "claim":
             from pictable.bench.drawers.picmix_claims import claim_scene
 
-            frame, truth = claim_scene(args.tier, args.seed, i, art)
+            frame, truth = claim_scene(args.tier, args.seed, i, art, args.looks)
         else:
             scene = draw_card_scene(
                 args.seed * SEED_STRIDE + i, args.kind, args.tier, art, looks=args.looks

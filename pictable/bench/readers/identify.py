@@ -54,6 +54,7 @@ import cv2
 import numpy as np
 
 from pictable.bench.readers.identify_tables import (
+    LOOK_LABEL,
     looks_markdown,
     reliability,
     reliability_markdown,
@@ -637,8 +638,6 @@ FOREIGN_UNNAMED_MIN = 0.99
 CODES_MS_MAX = 25.0
 FEATURES_MS_MAX = 60.0
 LARGE_DECK_RATIO_MAX = 2.0
-#: How the report names each look group.
-LOOK_LABEL = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
 #: Seed of the report's scenes (held out: the picture decision was fitted on seed 0).
 REPORT_SEED = 1
 

@@ -10,6 +10,9 @@ from typing import Any
 
 import numpy as np
 
+#: How the reports name each look group (the default looks are ``kit``).
+LOOK_LABEL = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"

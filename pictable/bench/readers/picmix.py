@@ -476,9 +476,10 @@ def report(profile: str) -> dict[str, Any]:
 
 def _who(r: dict[str, Any]) -> str:
     """Which drawer drew a run's claims, and in which looks."""
+    from pictable.bench.readers.identify_tables import LOOK_LABEL
+
     who = "second drawer" if r.get("drawer") == "second" else "project's camera"
-    looks = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
-    return f"{who}, {looks[r.get('looks', 'kit')]}"
+    return f"{who}, {LOOK_LABEL[r.get('looks', 'kit')]}"
 
 
 def _row(label: str, r: dict[str, Any]) -> str:
