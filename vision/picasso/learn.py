@@ -62,16 +62,7 @@ development looks of both board drawers:
   and 5 to 0 with 3 false occlusions). The reader finds strings of any colour by their
   shape;
 - **the string's thickness** is the default's unless its width at half contrast (a thin
-  line's blurred width, 1-2 mm more than the string) is ``THICKNESS_PRECISION_MM`` away;
-- **measured looks only where the default's fail** (``_looks_for_reader``): the photo itself
-  is read with the learned sizes and the default's wood and string colours (the measured
-  shape colours kept: they name the shapes), then with the default's colours too; the first
-  that counts the photo's pieces exactly is written. Only where both miscount it are the
-  measured wood and string colours written. The pieces laid apart are what the reader sees
-  most easily; where it already counts them right with the default's looks, a measured look
-  changes its colour classes for no gain it can show (on held-back looks a learned profile
-  had read 5 of 12 looks worse, measured in the report before this rule; on the development
-  looks of both drawers it changed no board).
+  line's blurred width, 1-2 mm more than the string) is ``THICKNESS_PRECISION_MM`` away.
 
 A photo that cannot be learned from is refused with the reason (``Failure``): no board
 (markers 4-7); the light too dim (the canvas darker than ``MIN_CANVAS_LEVEL`` of 255, or
@@ -799,7 +790,7 @@ def _learn_canvas(
     string_seen = _lab3(np.median(np.stack([c for _, _, c in string_parts]), axis=0))
     string_lab, string_mm = _string_for_reader(string_seen, thickness, notes)
     sticks, shape_sizes = _sizes_for_reader(short, long_, width, learned_shapes)
-    learned = KitProfile(
+    profile = KitProfile(
         name=name,
         source=source or "learned by pictable kit learn picasso",
         sticks=sticks,
@@ -810,14 +801,6 @@ def _learn_canvas(
         string_lab=string_lab,
         seen=SeenLook(wood_seen, string_seen, round(thickness, 2)),
     )
-    n_long = sum(abs(v - long_) < abs(v - short) for v, _, _ in found.sticks)
-    want = {
-        "long_stick": n_long,
-        "short_stick": len(found.sticks) - n_long,
-        "shape": len(found.shapes),
-        "string": 1,
-    }
-    profile = _looks_for_reader(view, learned, want, notes)
     return LearnedKit(
         profile,
         tuple(sorted(round(v, 1) for v, _, _ in found.sticks)),
@@ -825,35 +808,6 @@ def _learn_canvas(
         round(thickness, 2),
         tuple(notes),
     )
-
-
-def _looks_for_reader(
-    view: BoardView, learned: KitProfile, want: dict[str, int], notes: list[str]
-) -> KitProfile:
-    """The profile to write (module docstring, "measured looks only where the default's
-    fail"): the first of ``learned`` with the default's wood and string colours (its sizes,
-    the string's thickness among them, and its shape colours kept: they name the shapes),
-    and that with the default's shape colours too, with which the reader counts the pieces
-    of the photo itself (``want``) exactly; ``learned`` when neither does."""
-    from vision.picasso.reader import read_canvas
-    from vision.picasso.shape_model import default_namer
-
-    mixed = learned.with_changes(
-        wood_lab=DEFAULT_PROFILE.wood_lab, string_lab=DEFAULT_PROFILE.string_lab
-    )
-    plain = mixed.with_changes(colours=dict(DEFAULT_PROFILE.colours))
-    namer = default_namer()
-    for profile, what in ((mixed, "wood and string colours"), (plain, "colours")):
-        reading = read_canvas(view, profile, namer)
-        if reading.occlusion is None and reading.seen_counts == want:
-            if profile.to_json() != learned.to_json():
-                notes.append(
-                    f"the reader's {what} are left at the default's: with them it already "
-                    "counts the pieces of this photo right (measured ones are written only "
-                    "where the default's fail)"
-                )
-            return profile
-    return learned
 
 
 def _shapes(
