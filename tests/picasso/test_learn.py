@@ -13,7 +13,7 @@ import pytest
 from tests.picasso.helpers import board_scene, laid_apart
 from vision.picasso import BoardReading, read_board
 from vision.picasso.learn import LearnedKit, learn_kit, run_kit_learn
-from vision.picasso.profile import load_profile
+from vision.picasso.profile import DEFAULT_PROFILE, load_profile
 from vision.synth import ShapeSpec, StandInTextures, StickSpec, render_scene
 
 LONG, SHORT, WIDTH = 150.0, 75.0, 10.0
@@ -58,7 +58,12 @@ def test_measures_the_sticks_shapes_and_colours(learned: LearnedKit) -> None:
     for s in p.shapes:
         want = {"circle": 40, "square": 35, "triangle": 40, "half_circle": 40}[s.kind]
         assert s.size_mm == pytest.approx(want, rel=0.12)
-    assert len(p.colours) == 4 and "red" not in p.colours  # pink is not the default red
+    # the reader's colour classes stay the default's; the measured colours name the shapes,
+    # and pink is not the default red
+    assert p.colours == DEFAULT_PROFILE.colours
+    assert p.seen is not None
+    names = dict(p.seen.colours)
+    assert len(names) == 4 and "red" not in names and "pink" in names
     assert learned.string_thickness_mm == pytest.approx(2.5, abs=1.0)
 
 
@@ -82,6 +87,7 @@ def test_the_learned_profile_reads_that_kit(other_kit: None, learned: LearnedKit
         == truth.board.counts
         == {"long_stick": 2, "short_stick": 1, "shape": 1, "string": 0}
     )
+    assert [sh.colour for sh in reading.shapes] == ["pink"]  # named after the kit's colours
     lengths = sorted(s.length_mm for s in reading.sticks)
     assert lengths == pytest.approx([SHORT, LONG, LONG], abs=6)
     # the default profile takes the 75 mm stick for a long one (nearer 100 than 50)
@@ -109,7 +115,9 @@ def test_the_command_body_writes_the_profile(
     assert run_kit_learn([str(photo)], str(out)) == 0
     profile = load_profile(out)
     assert {s.kind for s in profile.sticks} == {"long_stick", "short_stick"}
-    assert "learned from" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "learned from" in printed and "pink" in printed  # the kit's colours, as named
+    assert profile.seen is not None and "pink" in dict(profile.seen.colours)
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((360, 640, 3), 230, np.uint8))
     assert run_kit_learn([str(blank)], str(tmp_path / "x.json")) == 1
@@ -135,8 +143,10 @@ def test_kit_learn_through_the_cli(
     cv2.imwrite(str(photo), laid_apart_frame)
     out = tmp_path / "retail.json"
     assert main(["kit", "learn", "picasso", str(photo), "--out", str(out)]) == 0
-    assert "learned from" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "learned from" in printed and "pink" in printed  # the kit's colours, as named
     profile = load_profile(out)
+    assert profile.seen is not None and "pink" in dict(profile.seen.colours)
     lengths = sorted(s.length_mm for s in profile.sticks)
     assert lengths == pytest.approx([SHORT, LONG], abs=4)
     frame, _ = render_scene(
@@ -148,6 +158,7 @@ def test_kit_learn_through_the_cli(
     got = json.loads(capsys.readouterr().out)["images"][0]
     assert got["counts"] == {"long_stick": 2, "short_stick": 1, "shape": 1, "string": 0}
     assert got["cost"] == 5
+    assert [p["colour"] for p in got["pieces"] if p["kind"] == "shape"] == ["pink"]
     # bad arguments: exit 2 with a message, no traceback
     assert main(["kit", "learn", "picasso", "--out", str(out)]) == 2
     assert "IMAGE" in capsys.readouterr().err

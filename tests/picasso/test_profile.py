@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,31 @@ def test_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "kit.json"
     DEFAULT_PROFILE.save(path)
     assert load_profile(path).to_json() == DEFAULT_PROFILE.to_json()
+
+
+def test_round_trip_with_the_colours_seen(tmp_path: Path) -> None:
+    """``seen.colours`` (the shapes' colours as ``kit learn`` measured them, by name) is
+    written and read back, in its order."""
+    obj = _with(
+        seen={
+            "wood_lab": [80, 5, 20],
+            "string_lab": [30, 0, 0],
+            "string_thickness_mm": 3.0,
+            "colours": {"pink": [62, 48, 4], "navy": [24, 27, -52]},
+        }
+    )
+    profile = parse_profile(obj)
+    assert profile.seen is not None
+    assert profile.seen.colours == (("pink", (62.0, 48.0, 4.0)), ("navy", (24.0, 27.0, -52.0)))
+    path = tmp_path / "kit.json"
+    profile.save(path)
+    assert load_profile(path).to_json() == profile.to_json()
+    assert (
+        "colours"
+        not in (
+            DEFAULT_PROFILE.with_changes(seen=replace(profile.seen, colours=())).to_json()["seen"]
+        )
+    )
 
 
 def _with(**changes: Any) -> dict[str, Any]:
@@ -51,6 +77,28 @@ def _with(**changes: Any) -> dict[str, Any]:
         (_with(shapes=[{"kind": "star", "size_mm": 40}]), "kind must be one of"),
         (_with(colours={"red": [50, 300, 0]}), "colours.red a must be between"),
         (_with(string={"thickness_mm": "thin"}), "string.thickness_mm must be a number"),
+        (
+            _with(
+                seen={
+                    "wood_lab": [80, 5, 20],
+                    "string_lab": [30, 0, 0],
+                    "string_thickness_mm": 3.0,
+                    "colours": [[62, 48, 4]],
+                }
+            ),
+            "seen.colours must be an object",
+        ),
+        (
+            _with(
+                seen={
+                    "wood_lab": [80, 5, 20],
+                    "string_lab": [30, 0, 0],
+                    "string_thickness_mm": 3.0,
+                    "colours": {"pink": [62, 480, 4]},
+                }
+            ),
+            "seen.colours.pink a must be between",
+        ),
     ],
 )
 def test_bad_profiles(obj: dict[str, Any], message: str) -> None:

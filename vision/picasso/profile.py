@@ -26,7 +26,8 @@ table; ``pictable kit learn picasso`` measures the owner's own pieces and writes
   "colours": {"red": [45, 62, 42], "blue": [40, 15, -55],
               "yellow": [85, -3, 80], "green": [55, -50, 38]},
   "string": {"thickness_mm": 2.5, "lab": [30, 0, 0]},
-  "seen": {"wood_lab": [40, 15, 18], "string_lab": [20, 0, 10], "string_thickness_mm": 3.6}
+  "seen": {"wood_lab": [40, 15, 18], "string_lab": [20, 0, 10], "string_thickness_mm": 3.6,
+           "colours": {"pink": [62, 48, 4], "blue": [40, 15, -55]}}
 }
 ```
 
@@ -42,7 +43,10 @@ table; ``pictable kit learn picasso`` measures the owner's own pieces and writes
   its dark threshold).
 - ``seen`` (optional; ``kit learn picasso`` writes it): the colours the sticks and the string
   were measured to have, and the string's width at half contrast, for the record and for a
-  reader that can use them. ``kit learn`` writes the fields above from these only where that
+  reader that can use them; ``colours`` (optional), the shapes' colours as measured, by
+  name: the reader names each shape after the nearest of them, and its colour classes stay
+  ``colours`` above (learned colours there had split a dark shape's pale rim into a shape of
+  its own). ``kit learn`` writes the fields above from these only where that
   helps the reader (``vision.picasso.learn``: the sticks' paint when it is a shape's colour,
   for one, would make the reader worse); a profile without ``seen`` is read as before.
 
@@ -110,11 +114,13 @@ Lab = tuple[float, float, float]
 class SeenLook:
     """What ``kit learn picasso`` measured of the sticks and the string (the profile's
     ``seen``: module docstring): their colours, L*a*b* relative to the canvas, and the
-    string's width (mm) at half contrast."""
+    string's width (mm) at half contrast; and the shapes' colours as measured, by name
+    (``colours``: the reader names each shape after the nearest of them)."""
 
     wood_lab: Lab
     string_lab: Lab
     string_thickness_mm: float
+    colours: tuple[tuple[str, Lab], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -205,6 +211,10 @@ class KitProfile:
                 "string_lab": [round(v, 1) for v in self.seen.string_lab],
                 "string_thickness_mm": round(self.seen.string_thickness_mm, 2),
             }
+            if self.seen.colours:
+                out["seen"]["colours"] = {
+                    k: [round(v, 1) for v in lab] for k, lab in self.seen.colours
+                }
         return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -341,13 +351,17 @@ def parse_profile(obj: Any) -> KitProfile:
         raw = _keys(
             top["seen"],
             "seen",
-            {"wood_lab", "string_lab", "string_thickness_mm"},
+            {"wood_lab", "string_lab", "string_thickness_mm", "colours"},
             {"wood_lab", "string_lab", "string_thickness_mm"},
         )
+        seen_colours = raw.get("colours", {})
+        if not isinstance(seen_colours, dict):
+            raise ProfileError("seen.colours must be an object: name -> [L, a, b]")
         seen = SeenLook(
             _lab(raw["wood_lab"], "seen.wood_lab"),
             _lab(raw["string_lab"], "seen.string_lab"),
             _num(raw["string_thickness_mm"], "seen.string_thickness_mm", 0, 50),
+            tuple((str(k), _lab(v, f"seen.colours.{k}")) for k, v in seen_colours.items()),
         )
     return KitProfile(
         name=str(top.get("name", "custom")),

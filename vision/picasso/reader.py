@@ -15,6 +15,7 @@ Stateless per frame (the tracker keeps time). The steps, each in its own module:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -144,6 +145,11 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         if too_big:
             cv2.drawContours(foreign, too_big, -1, 1, cv2.FILLED)
     named = [(p, _shape(p, s, profile, namer, view.canvas)) for p in patches]
+    if profile.seen is not None and profile.seen.colours:
+        named = [
+            (p, None if sh is None else _seen_colour(sh, p, sg.normalised, profile.seen.colours))
+            for p, sh in named
+        ]
     shapes = [sh for _, sh in named if sh is not None]
     accepted = [p for p, sh in named if sh is not None]
     for p, sh in named:
@@ -430,6 +436,27 @@ def _under(mask: NDArray[np.uint8], pts_mm: object, s: float) -> float:
 
 def _r2(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 1), round(p[1], 1))
+
+
+def _seen_colour(
+    shape: Shape,
+    patch: ShapePatch,
+    normalised: NDArray[np.uint8],
+    colours: tuple[tuple[str, tuple[float, float, float]], ...],
+) -> Shape:
+    """``shape`` named after the nearest of a learned kit's shape colours (``KitProfile.seen``:
+    L*a*b* relative to the canvas) to its patch's median colour, by the colour table's
+    distance (a*b*, and L* a quarter)."""
+    x, y, w, h = patch.box
+    lab = seg.lab_of(normalised[y : y + h, x : x + w], patch.mask > 0)
+    if not len(lab):
+        return shape
+    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
+    name = min(
+        colours,
+        key=lambda kv: math.hypot(a - kv[1][1], b - kv[1][2], 0.25 * (big_l - kv[1][0])),
+    )[0]
+    return replace(shape, colour=name)
 
 
 def _shape(
