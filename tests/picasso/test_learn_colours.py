@@ -4,38 +4,30 @@ they do not become the reader's colour classes.
 
 The look: a development look of our renderer (look seed 100009 of
 ``pictable.bench.readers.picasso_learn``: a black string, light wood) with its shapes in a
-palette of neither look group (lime, sky, magenta, navy). With the measured colours as
-classes, the pale blended rim of a navy circle, between it and the black string across it,
-read as a shape of the sky colour of its own (board 3 of that look: 4 shapes for 3)."""
+palette of neither look group (``PROBE_PALETTES["deep"]``: lime, sky, magenta, navy).
+With the measured colours as classes, the pale blended rim of a navy circle, between it and
+the black string across it, read as a shape of the sky colour of its own (board 3 of that
+look: 4 shapes for 3)."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from pictable.bench.readers.picasso_learn import BOARD_STRIDE, kit_scene
+from pictable.bench.readers.picasso_learn import BOARD_STRIDE, _renderer_look, kit_scene
 from vision.picasso import BoardReading, read_board
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
-from vision.synth import BoardLook, board_look, random_picasso_board, render_scene
+from vision.synth import BoardLook, random_picasso_board, render_scene
 
 Board = tuple[np.ndarray, dict[str, int]]
 
 LOOK_SEED = 100009
-#: In the order of the kit's red, blue, yellow, green (``BoardLook.shape_bgr``).
-DEEP = (
-    ("lime", (40, 215, 150)),
-    ("sky", (235, 185, 80)),
-    ("magenta", (165, 35, 195)),
-    ("navy", (110, 40, 25)),
-)
 
 
 @pytest.fixture(scope="module")
 def look() -> BoardLook:
-    return replace(board_look(LOOK_SEED, "dev"), shapes="deep", shape_bgr=DEEP)
+    return _renderer_look("dev", LOOK_SEED, "deep")
 
 
 @pytest.fixture(scope="module")

@@ -90,6 +90,13 @@ SHAPE_LOOKS: dict[str, dict[str, tuple[int, int, int]]] = {
         "pink": (160, 100, 235),
         "teal": (150, 140, 20),
     },
+    # in no look group: the learned kit's development probe (``picasso_learn --palette``)
+    "deep": {
+        "lime": (40, 215, 150),
+        "sky": (235, 185, 80),
+        "magenta": (165, 35, 195),
+        "navy": (110, 40, 25),
+    },
 }
 COLOURS_BGR = SHAPE_LOOKS["kit"]
 #: Canvas looks: (BGR low, BGR high) of the paper.

@@ -21,6 +21,12 @@ board whose canvas a hand covers must be reported occluded and is not counted; t
 must be counted exactly (as ``bench_picasso`` and the drawer's ``measure`` score).
 
 Development looks are the only ones to tune on; held-back looks are measured, never tuned on.
+``--palette deep`` draws the looks' shapes in a palette of no look group (lime, sky, magenta,
+navy: ``PROBE_PALETTES``), a development probe of learned shape colours (the development
+looks' shapes are the kit's colours only):
+
+    .venv/bin/python -m pictable.bench.readers.picasso_learn --looks dev --n-looks 8 \
+        --boards 12 --seed 1 --palette deep
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import json
 import math
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,10 +122,25 @@ def worse(learned: dict[str, int], default: dict[str, int]) -> bool:
 # ---------------------------------------------------------------------------- drawer
 
 
-def _drawer_look(group: str, look_seed: int) -> Any:
+#: Shape palettes in no look group, for probing the learned kit on development looks
+#: (``--palette``): the looks' shapes are drawn in this palette instead (the drawer's
+#: ``SHAPE_LOOKS`` entry of that name; our renderer's ``BoardLook.shape_bgr``, in the order of
+#: the kit's red, blue, yellow, green).
+PROBE_PALETTES: dict[str, tuple[tuple[str, tuple[int, int, int]], ...]] = {
+    "deep": (
+        ("lime", (40, 215, 150)),
+        ("sky", (235, 185, 80)),
+        ("magenta", (165, 35, 195)),
+        ("navy", (110, 40, 25)),
+    ),
+}
+
+
+def _drawer_look(group: str, look_seed: int, palette: str | None = None) -> Any:
     from pictable.bench.drawers.picasso_board import KIT_LOOK, pick_look
 
-    return KIT_LOOK if group == "kit" else pick_look(look_seed, group)
+    look = KIT_LOOK if group == "kit" else pick_look(look_seed, group)
+    return look if palette is None else replace(look, shapes=palette)
 
 
 def _drawer_kit(look_seed: int, look: Any) -> NDArray[np.uint8]:
@@ -141,10 +162,13 @@ def _drawer_boards(
 # ---------------------------------------------------------------------------- renderer
 
 
-def _renderer_look(group: str, look_seed: int) -> Any:
+def _renderer_look(group: str, look_seed: int, palette: str | None = None) -> Any:
     from vision.synth import board_look
 
-    return board_look(look_seed, group)
+    look = board_look(look_seed, group)
+    if palette is None:
+        return look
+    return replace(look, shapes=palette, shape_bgr=PROBE_PALETTES[palette])
 
 
 def kit_scene(look_seed: int, look: Any) -> Any:
@@ -258,17 +282,20 @@ def bench_look(
     look_seed: int,
     n_boards: int,
     cache_dir: Path | None = None,
+    palette: str | None = None,
 ) -> dict[str, Any]:
     """One look of ``group`` (seed ``look_seed``) on ``drawer`` (``DRAWERS``): its name, the
     learned profile (or ``refused``: learn's reason), and the default and learned profiles'
-    tallies on ``n_boards`` boards of that look (``learned`` None when refused)."""
+    tallies on ``n_boards`` boards of that look (``learned`` None when refused); with
+    ``palette`` (``PROBE_PALETTES``), its shapes in that palette."""
     if drawer == "drawer":
-        look = _drawer_look(group, look_seed)
+        look = _drawer_look(group, look_seed, palette)
         kit = _drawer_kit(look_seed, look)
         boards = _drawer_boards(look_seed, look, n_boards)
     elif drawer == "renderer":
-        folder = (cache_dir or _default_cache()) / "picasso" / "learn" / f"{group}-{look_seed}"
-        look = _renderer_look(group, look_seed)
+        name = group if palette is None else f"{group}-{palette}"
+        folder = (cache_dir or _default_cache()) / "picasso" / "learn" / f"{name}-{look_seed}"
+        look = _renderer_look(group, look_seed, palette)
         kit = _renderer_kit(look_seed, look, folder)
         boards = _renderer_boards(look_seed, look, n_boards, folder)
     else:
@@ -308,10 +335,12 @@ def bench_learn(
     *,
     drawers: tuple[str, ...] = DRAWERS,
     cache_dir: Path | None = None,
+    palette: str | None = None,
 ) -> dict[str, Any]:
     """Default against learned profile on ``n_looks`` looks of ``looks_group`` (``dev``,
     ``held``, or ``kit``: KIT.md's look), ``boards_per_look`` boards each, on each of
-    ``drawers`` (module docstring).
+    ``drawers`` (module docstring); ``palette``: the shapes in a probe palette
+    (``PROBE_PALETTES``, in no look group) instead of the looks' own.
 
     Returns a JSON-able dict: ``looks`` (one ``bench_look`` result per drawer and look),
     and per drawer ``totals``: ``default`` and ``learned`` figures summed over the looks
@@ -326,7 +355,9 @@ def bench_learn(
         refused: list[dict[str, Any]] = []
         bad: list[str] = []
         for k in range(n_looks):
-            r = bench_look(drawer, looks_group, seed * LOOK_STRIDE + k, boards_per_look, cache_dir)
+            r = bench_look(
+                drawer, looks_group, seed * LOOK_STRIDE + k, boards_per_look, cache_dir, palette
+            )
             rows.append(r)
             if r["learned"] is None:
                 refused.append({"look": r["look"], "reason": r["refused"]})
@@ -454,11 +485,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the whole result here")
     parser.add_argument("--failures", action="store_true", help="list the wrong boards")
+    parser.add_argument(
+        "--palette",
+        choices=sorted(PROBE_PALETTES),
+        help="draw the shapes in this palette of no look group (a development probe of "
+        "learned shape colours: lime, sky, magenta, navy)",
+    )
     args = parser.parse_args(argv)
     drawers = tuple(d for d in args.drawers.split(",") if d)
     if any(d not in DRAWERS for d in drawers):
         parser.error(f"--drawers: of {', '.join(DRAWERS)}")
-    res = bench_learn(args.looks, args.n_looks, args.boards, args.seed, drawers=drawers)
+    res = bench_learn(
+        args.looks, args.n_looks, args.boards, args.seed, drawers=drawers, palette=args.palette
+    )
     print(table(res))
     if args.failures:
         for r in res["looks"]:
