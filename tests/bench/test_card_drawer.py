@@ -237,15 +237,24 @@ def test_scenes_hold_their_kind(art: Art) -> None:
     assert isinstance(unknown, CardScene)
 
 
-#: Scene seed 5, codes, normal tier, as drawn before looks existed.
-DEFAULT_LOOK_SHA256 = "85c5aa1671442d425d75e575ecf6a8d93adcab402af37ce6a19b4adb7cf35094"
+#: Scene seed 5, codes, normal tier, as drawn before looks existed: the mean of each
+#: channel over a 9 x 16 grid of blocks. (An exact hash of the frame held on one machine and
+#: not on another: OpenCV's optimised paths, IPP among them, differ by a level here and
+#: there between processors. On one machine the code before looks, 11e94e5^, and the code
+#: after draw the same frame to the byte; with IPP or all optimisations off the block means
+#: move by less than 0.001, and a development look moves them by up to 146.)
+KIT_LOOK_MEANS = Path(__file__).parent / "data" / "card_drawer_kit_look.json"
 
 
 def test_the_default_look_draws_as_before_looks_existed(art: Art) -> None:
-    import hashlib
+    import json
 
-    frame = draw_card_scene(5, "codes", "normal", art).frame
-    assert hashlib.sha256(frame.tobytes()).hexdigest() == DEFAULT_LOOK_SHA256
+    ref = json.loads(KIT_LOOK_MEANS.read_text(encoding="utf-8"))
+    frame = draw_card_scene(*ref["scene"], art).frame
+    rows, cols = ref["grid"]
+    h, w = frame.shape[:2]
+    means = frame.reshape(rows, h // rows, cols, w // cols, 3).astype(np.float64).mean(axis=(1, 3))
+    assert np.abs(means - np.asarray(ref["means"])).max() < 0.05
 
 
 def test_a_look_group_moves_no_card_and_draws_from_its_own_names(art: Art) -> None:
