@@ -18,6 +18,9 @@ from pictable.bench.readers.picasso_learn import BOARD_STRIDE, _renderer_look, k
 from vision.picasso import BoardReading, read_board
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
+from vision.picasso.reader import _seen_colour
+from vision.picasso.reading import Shape
+from vision.picasso.shapes import ShapePatch, measure
 from vision.synth import BoardLook, random_picasso_board, render_scene
 
 Board = tuple[np.ndarray, dict[str, int]]
@@ -77,3 +80,25 @@ def test_as_classes_the_measured_colours_found_a_rim_for_a_shape(
     reading = read_board(frame, profile=as_classes)
     assert isinstance(reading, BoardReading)
     assert reading.counts is not None and reading.counts["shape"] == counts["shape"] + 1
+
+
+def _patch_of(bgr: tuple[int, int, int]) -> tuple[Shape, ShapePatch, np.ndarray]:
+    """A 20 x 20 px patch of one colour on a normalised canvas (the canvas is 200 there),
+    and a shape named "red" for it."""
+    norm = np.full((40, 40, 3), 200, np.uint8)
+    norm[10:30, 10:30] = bgr
+    mask = np.ones((20, 20), np.uint8)
+    geometry = measure(np.array([[[10, 10]], [[29, 10]], [[29, 29]], [[10, 29]]], np.int32), 1.0)
+    patch = ShapePatch("red", np.zeros((4, 1, 2), np.int32), mask, (10, 10, 20, 20), geometry)
+    shape = Shape("square", "red", (20.0, 20.0), np.zeros((4, 2), np.float32), 400.0)
+    return shape, patch, norm
+
+
+def test_a_shape_is_named_after_the_nearest_learned_colour_within_reach() -> None:
+    """A pink patch is named "pink" (a learned colour); a yellow one, far from every learned
+    colour (a colour the learning photo did not show), keeps the reader's own name."""
+    learned = (("pink", (63.9, 68.0, -25.1)), ("navy", (23.7, 27.6, -52.6)))
+    shape, patch, norm = _patch_of((170, 90, 235))  # BGR: pink
+    assert _seen_colour(shape, patch, norm, learned).colour == "pink"
+    shape, patch, norm = _patch_of((40, 200, 235))  # BGR: yellow
+    assert _seen_colour(shape, patch, norm, learned).colour == "red"

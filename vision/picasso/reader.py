@@ -438,6 +438,12 @@ def _r2(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 1), round(p[1], 1))
 
 
+#: A shape is named after a learned kit's colour within this colour-table distance of its
+#: own (the colour table's reach: ``segment._build_lut`` calls a colour farther from every
+#: piece colour "other").
+SEEN_COLOUR_REACH = 38.0
+
+
 def _seen_colour(
     shape: Shape,
     patch: ShapePatch,
@@ -446,17 +452,15 @@ def _seen_colour(
 ) -> Shape:
     """``shape`` named after the nearest of a learned kit's shape colours (``KitProfile.seen``:
     L*a*b* relative to the canvas) to its patch's median colour, by the colour table's
-    distance (a*b*, and L* a quarter)."""
+    distance (a*b*, and L* a quarter); its own name when none is within the colour table's
+    reach (``SEEN_COLOUR_REACH``: a colour the learning photo did not show)."""
     x, y, w, h = patch.box
     lab = seg.lab_of(normalised[y : y + h, x : x + w], patch.mask > 0)
     if not len(lab):
         return shape
     big_l, a, b = (float(v) for v in np.median(lab, axis=0))
-    name = min(
-        colours,
-        key=lambda kv: math.hypot(a - kv[1][1], b - kv[1][2], 0.25 * (big_l - kv[1][0])),
-    )[0]
-    return replace(shape, colour=name)
+    dist, name = min((math.hypot(a - c[1], b - c[2], 0.25 * (big_l - c[0])), n) for n, c in colours)
+    return replace(shape, colour=name) if dist <= SEEN_COLOUR_REACH else shape
 
 
 def _shape(
