@@ -35,7 +35,7 @@ the canvas in shadow, the pieces' drop shadows):
 
 The profile records what was measured (its ``seen``: the sticks' and the string's colours
 and the string's width), and holds, for the reader, what makes the reader read that kit at
-least as well as the default profile does (``_sizes_for_reader``, ``_colours_for_reader``,
+least as well as the default profile does (``_sizes_for_reader``, ``_names_for_reader``,
 ``_wood_for_reader``, ``_string_for_reader``). The reader tells pieces apart by their
 geometry first and builds its colour classes from the profile (``segment._build_lut``: the
 nearest of the wood colour and the shape colours, neutral colours by lightness, the dark
@@ -115,6 +115,7 @@ from vision.picasso.segment import (
     canvas_model_grid,
     classify,
     normalise,
+    table_distance,
 )
 from vision.picasso.shapes import ShapeGeometry, measure, template_geometry
 from vision.sources.guard import check_frame
@@ -570,11 +571,6 @@ def _lengths(
     return float(np.median(groups[0])), float(np.median(groups[1]))
 
 
-def _reader_distance(a: Lab | NDArray[np.float64], b: Lab | NDArray[np.float64]) -> float:
-    """The reader's colour distance (``segment._build_lut``): a*b*, and L* a quarter."""
-    return math.hypot(float(a[1]) - float(b[1]), float(a[2]) - float(b[2]), 0.25 * (a[0] - b[0]))
-
-
 def _snap(value: float, default: float, precision: float) -> float:
     """``default`` when ``value`` is within ``precision`` (a share of it) of it: a measure
     within learning's precision of the default's is the default's (and a profile equal to
@@ -604,12 +600,13 @@ def _sizes_for_reader(
     return sticks, tuple(out)
 
 
-def _colours_for_reader(colours: dict[str, Lab]) -> dict[str, Lab]:
-    """The shapes' colours to write: each measured colour named after a default one and
-    within ``COLOUR_PRECISION_DE`` of it is that default colour (the kit's own); other
-    colours as measured."""
+def _names_for_reader(colours: dict[str, Lab]) -> tuple[tuple[str, Lab], ...]:
+    """The shapes' colours the reader names shapes by (the profile's ``seen.colours``; they
+    name, they do not classify: module docstring): each measured colour named after a
+    default one and within ``COLOUR_PRECISION_DE`` of it is that default colour (the kit's
+    own), other colours as measured, the default's names first; none when they are the
+    default's colours (the reader's classes name them already)."""
     out: dict[str, Lab] = {}
-    # in the default's order first (the reader's colour classes are numbered in this order)
     order = [n for n in DEFAULT_PROFILE.colours if n in colours]
     order += [n for n in colours if n not in DEFAULT_PROFILE.colours]
     for name in order:
@@ -617,16 +614,7 @@ def _colours_for_reader(colours: dict[str, Lab]) -> dict[str, Lab]:
         ref = DEFAULT_PROFILE.colours.get(name)
         near = ref is not None and math.dist(ref, lab) <= COLOUR_PRECISION_DE
         out[name] = ref if near and ref is not None else lab
-    return out
-
-
-def _names_for_reader(colours: dict[str, Lab]) -> tuple[tuple[str, Lab], ...]:
-    """The shapes' colours the reader names shapes by (the profile's ``seen.colours``): the
-    measured colours as ``_colours_for_reader`` writes them, or none when those are the
-    default's (the reader's classes name them already). They name; they do not classify
-    (module docstring)."""
-    out = _colours_for_reader(colours)
-    if out == dict(DEFAULT_PROFILE.colours):
+    if out == DEFAULT_PROFILE.colours:
         return ()
     return tuple(out.items())
 
@@ -639,7 +627,7 @@ def _wood_for_reader(
     (``pale_share``: pale wood, which the reader would lose), and the wood is no shape
     colour's paint."""
     for name, lab in colours.items():
-        if _reader_distance(wood, lab) < SAME_PAINT_DE:
+        if table_distance(wood, lab) < SAME_PAINT_DE:
             notes.append(
                 f"the sticks are painted the {name} shapes' colour: the reader's wood colour "
                 "is left at the default's (it tells sticks from shapes by their shape)"

@@ -35,7 +35,7 @@ from vision.picasso.occlusion import (
     wide_wood,
 )
 from vision.picasso.pairs import merge_pairs
-from vision.picasso.profile import DEFAULT_PROFILE, KitProfile
+from vision.picasso.profile import DEFAULT_PROFILE, KitProfile, Lab
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
@@ -438,29 +438,23 @@ def _r2(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 1), round(p[1], 1))
 
 
-#: A shape is named after a learned kit's colour within this colour-table distance of its
-#: own (the colour table's reach: ``segment._build_lut`` calls a colour farther from every
-#: piece colour "other").
-SEEN_COLOUR_REACH = 38.0
-
-
 def _seen_colour(
     shape: Shape,
     patch: ShapePatch,
     normalised: NDArray[np.uint8],
-    colours: tuple[tuple[str, tuple[float, float, float]], ...],
+    colours: tuple[tuple[str, Lab], ...],
 ) -> Shape:
     """``shape`` named after the nearest of a learned kit's shape colours (``KitProfile.seen``:
     L*a*b* relative to the canvas) to its patch's median colour, by the colour table's
-    distance (a*b*, and L* a quarter); its own name when none is within the colour table's
-    reach (``SEEN_COLOUR_REACH``: a colour the learning photo did not show)."""
+    distance; its own name when none is within the table's reach (``seg.OTHER_DISTANCE``:
+    a colour the learning photo did not show)."""
     x, y, w, h = patch.box
     lab = seg.lab_of(normalised[y : y + h, x : x + w], patch.mask > 0)
     if not len(lab):
         return shape
-    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
-    dist, name = min((math.hypot(a - c[1], b - c[2], 0.25 * (big_l - c[0])), n) for n, c in colours)
-    return replace(shape, colour=name) if dist <= SEEN_COLOUR_REACH else shape
+    median = np.median(lab, axis=0)
+    dist, name = min((seg.table_distance(median, c), n) for n, c in colours)
+    return replace(shape, colour=name) if dist <= seg.OTHER_DISTANCE else shape
 
 
 def _shape(

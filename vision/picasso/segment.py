@@ -18,6 +18,7 @@ confirms it and takes the model's roles elsewhere.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -203,6 +204,17 @@ def levels_lab() -> NDArray[np.float32]:
     return lab
 
 
+#: A colour farther than this (``table_distance``) from the wood and every shape colour is
+#: none of the kit's ("other").
+OTHER_DISTANCE = 38.0
+
+
+def table_distance(a: Lab | NDArray[np.float64], b: Lab | NDArray[np.float64]) -> float:
+    """The colour table's distance between two L*a*b* colours (``_build_lut``): in the
+    chroma plane, with lightness counted a quarter as much."""
+    return math.hypot(float(a[1]) - float(b[1]), float(a[2]) - float(b[2]), 0.25 * (a[0] - b[0]))
+
+
 def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
     lab = levels_lab()
     big_l, a, bb = lab[:, 0], lab[:, 1], lab[:, 2]
@@ -225,7 +237,7 @@ def _build_lut(profile: KitProfile) -> NDArray[np.uint8]:
     neutral = chroma < max(NEUTRAL_CHROMA, NEUTRAL_SHARE * wood_chroma)
     dark_below, grey_below = _thresholds(profile)
     out = codes.copy()
-    out[dmin > 38.0] = OTHER
+    out[dmin > OTHER_DISTANCE] = OTHER
     out[neutral & (big_l >= grey_below)] = CANVAS
     out[neutral & (big_l < grey_below)] = GREY
     out[neutral & (big_l < dark_below)] = DARK

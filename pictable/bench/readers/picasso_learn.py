@@ -123,17 +123,10 @@ def worse(learned: dict[str, int], default: dict[str, int]) -> bool:
 
 
 #: Shape palettes in no look group, for probing the learned kit on development looks
-#: (``--palette``): the looks' shapes are drawn in this palette instead (the drawer's
-#: ``SHAPE_LOOKS`` entry of that name; our renderer's ``BoardLook.shape_bgr``, in the order of
-#: the kit's red, blue, yellow, green).
-PROBE_PALETTES: dict[str, tuple[tuple[str, tuple[int, int, int]], ...]] = {
-    "deep": (
-        ("lime", (40, 215, 150)),
-        ("sky", (235, 185, 80)),
-        ("magenta", (165, 35, 195)),
-        ("navy", (110, 40, 25)),
-    ),
-}
+#: (``--palette``): the looks' shapes are drawn in this palette of the second drawer's
+#: ``SHAPE_LOOKS`` instead (on our renderer as ``BoardLook.shape_bgr``, in the order of the
+#: kit's red, blue, yellow, green).
+PROBE_PALETTES = ("deep",)
 
 
 def _drawer_look(group: str, look_seed: int, palette: str | None = None) -> Any:
@@ -163,12 +156,13 @@ def _drawer_boards(
 
 
 def _renderer_look(group: str, look_seed: int, palette: str | None = None) -> Any:
+    from pictable.bench.drawers.picasso_board import SHAPE_LOOKS
     from vision.synth import board_look
 
     look = board_look(look_seed, group)
     if palette is None:
         return look
-    return replace(look, shapes=palette, shape_bgr=PROBE_PALETTES[palette])
+    return replace(look, shapes=palette, shape_bgr=tuple(SHAPE_LOOKS[palette].items()))
 
 
 def kit_scene(look_seed: int, look: Any) -> Any:
@@ -487,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", action="store_true", help="list the wrong boards")
     parser.add_argument(
         "--palette",
-        choices=sorted(PROBE_PALETTES),
+        choices=PROBE_PALETTES,
         help="draw the shapes in this palette of no look group (a development probe of "
         "learned shape colours: lime, sky, magenta, navy)",
     )

@@ -39,6 +39,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from pictable.bench.readers.identify_tables import LOOK_LABEL
 from vision.synth.picmix_claims import (
     PLAYER_SEEN_MIN,
     SEED_STRIDE,
@@ -476,8 +477,6 @@ def report(profile: str) -> dict[str, Any]:
 
 def _who(r: dict[str, Any]) -> str:
     """Which drawer drew a run's claims, and in which looks."""
-    from pictable.bench.readers.identify_tables import LOOK_LABEL
-
     who = "second drawer" if r.get("drawer") == "second" else "project's camera"
     return f"{who}, {LOOK_LABEL[r.get('looks', 'kit')]}"
 
