@@ -69,6 +69,12 @@ def _blurred() -> tuple[NDArray[np.float32], NDArray[np.int64]]:
     return np.concatenate(out).astype(np.float32), ids
 
 
+def marker_columns() -> NDArray[np.int64]:
+    """(k * 4,) the marker id of each column of :func:`correlations` (each marker in its
+    four turns)."""
+    return _blurred()[1]
+
+
 def bilinear_points(
     quads: NDArray[np.floating], u: NDArray[np.float64], v: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

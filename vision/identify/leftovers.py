@@ -154,11 +154,11 @@ def _leftover_fit(
     shortlist = [c for c in likest if c not in used]
     table = _table_perspective(around, deck, squares)
     found = verify_outline(grey, window, shortlist, deck, VERIFY_MIN_INLIERS, used, table)
-    if found is not None and WEAK_FIT_MIN_INLIERS <= found.inliers < VERIFY_MIN_INLIERS:
+    if found is not None and found.inliers >= WEAK_FIT_MIN_INLIERS and not found.full:
         found = _fitted_again(grey, found, shortlist, deck, used, table)
     # No weak fit: a leftover is often bare table, and a card of a wood-like picture fitted 12
     # inliers on a plank (seed 0), its picture agreeing there.
-    if found is None or found.inliers < VERIFY_MIN_INLIERS:
+    if found is None or not found.full:
         return None
     return found if _named_by_fit(bgr, found, deck, around, table, True) else None
 

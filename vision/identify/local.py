@@ -303,7 +303,10 @@ class CardFit:
     fitted on the homography's inliers (a card's shape whatever the fit; for cards half
     hidden, where the homography's hidden corners can go astray). ``spread``: the share of
     the card's face that the inliers span (their convex hull's area over the face's).
-    ``keypoints``: (inliers,) the indices of the window's keypoints that are inliers."""
+    ``keypoints``: (inliers,) the indices of the window's keypoints that are inliers.
+    ``on_codes``: how many of the inliers are reference keypoints on each of the card's
+    printed codes: its two markers and its QR code
+    (:meth:`vision.identify.deck.ReferenceDeck.code_keypoints`; () when not told)."""
 
     inliers: int
     matches: int
@@ -311,6 +314,7 @@ class CardFit:
     similarity: NDArray[np.float64] | None = None
     spread: float = 0.0
     keypoints: NDArray[np.intp] | None = None
+    on_codes: tuple[int, ...] = ()
 
 
 #: A homography RHO fitted on this many inliers or more but that is no card is fitted again
@@ -328,6 +332,7 @@ def fit_matches(
     ri: NDArray[np.intp],
     fi: NDArray[np.intp],
     min_inliers: int = 6,
+    on_codes: NDArray[np.int8] | None = None,
 ) -> CardFit:
     """Fit a homography to a candidate's matches (:func:`ratio_matches` of its table
     keypoints ``reference`` to a window's; ``back`` maps window pixels to frame pixels). No
@@ -336,7 +341,9 @@ def fit_matches(
     card's size in the window. The homography is fitted by RHO; when that lands the card's
     outline on no plausible card with at least :data:`REFIT_MIN_INLIERS` inliers (RHO can
     settle on a degenerate model: on a rendered table, a folded quad of 25 inliers where the
-    card's own fit had 31), it is fitted again by RANSAC."""
+    card's own fit had 31), it is fitted again by RANSAC. ``on_codes``: (k,) the printed code
+    each reference keypoint lies on (1, 2 the markers, 3 the QR code; 0 none), counted in the
+    fit's ``on_codes``."""
     if len(ri) < max(6, min_inliers):
         return CardFit(0, len(ri), None)
     src, dst = reference.xy[ri], window.xy[fi]
@@ -353,9 +360,12 @@ def fit_matches(
     a, _ = cv2.estimateAffinePartial2D(src[keep], dst[keep], method=cv2.LMEDS)
     if a is not None:
         similarity = back @ np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
+    coded: tuple[int, ...] = ()
+    if on_codes is not None:
+        coded = tuple(int(n) for n in np.bincount(on_codes[ri[keep]], minlength=4)[1:4])
     return CardFit(
         int(keep.sum()), len(ri), back @ h, similarity,
-        _spread(src[keep]), fi[keep],
+        _spread(src[keep]), fi[keep], coded,
     )  # fmt: skip
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify import appearance, local, quads
 from vision.identify.candidates import _area, _Candidate, _overlap, _overlaps_any
-from vision.identify.deck import ReferenceDeck
+from vision.identify.deck import ReferenceDeck, printed_code_boxes
 from vision.identify.outlines import VERIFY_SHORTLIST, PictureMatch
 
 #: Keypoint verification (:func:`verify_outline`): the least cosine an outline's best match
@@ -63,6 +64,25 @@ WEAK_FIT_CONFIDENCE = 0.85
 #: inliers or more, on those tables and on cards not in the deck, agreed at most 0.20.
 UNSHAPED_FIT_MIN_AGREE = 0.5
 
+#: A fit with this share of its inliers or more on a built-in card's printed codes rests on
+#: them (``VerifiedOutline.on_qr``, ``local.CardFit.on_codes``): every card has the same codes
+#: in the same places, and once blurred they look alike. Resting on its QR code, a fit is not
+#: full (:attr:`VerifiedOutline.full`: its picture must agree, as a weak fit's); resting on
+#: its markers, it names its card only when a marker square that holds inliers, read where
+#: the fit puts it, looks more like that card's marker than like the window's other
+#: candidates', or looks like none of theirs clearly (at :data:`RIVAL_MARKER_MIN` or more)
+#: (:func:`_markers_against`). Two wrong ids of the development looks (issue 26; hard tier,
+#: the project's camera seed 10 scene 22, the second drawer's seed 9 scene 51): a card named
+#: by 14 inliers all on the markers, whose squares correlated 0.83 with the card's marker and
+#: 0.87 and 0.90 with the true card's; a card named by 15 inliers, 12 on the QR code. On 8
+#: development sets (2,767 cards right) both went, and one right card with them (a fit of 15
+#: inliers, 9 on the QR code, whose picture agreed 0.34). With QR keypoints left out of the
+#: fits instead, or judged by those off the QR code, 6 to 20 right cards were lost; with any
+#: marker square's correlation at all (right fits' squares that read poorly, 0.2-0.5, were
+#: refused), 6 lost.
+CODE_CARRIED = 0.5
+RIVAL_MARKER_MIN = 0.7
+
 #: An undecided outline whose appearance is this close (cosine) to the deck's card back, and
 #: closer than to any card, is a card face down: not verified (on seed 0, no face-up outline
 #: verified reached 0.28; 83 of 162 face-down ones reached 0.4).
@@ -95,6 +115,17 @@ class VerifiedOutline:
     inliers: int
     second: int
     spread: float = 1.0
+    #: How many of the inliers lie on the card's printed QR code.
+    on_qr: int = 0
+
+    @property
+    def full(self) -> bool:
+        """Whether the fit names its card by its keypoints alone: it has
+        :data:`VERIFY_MIN_INLIERS` inliers, and does not rest on the card's QR code (fewer
+        than :data:`CODE_CARRIED` of them on it). The QR code's keypoints, the same finder
+        patterns on every card, place a card but do not say which it is: a fit resting on
+        them is named as a weak fit is, where the card's picture agrees."""
+        return self.inliers >= VERIFY_MIN_INLIERS and self.on_qr < CODE_CARRIED * self.inliers
 
 
 def verify_outline(
@@ -142,13 +173,17 @@ def verify_outline(
         n_matches = len(pairs[i][0])
         if n_matches < max(6, min_inliers) or n_matches <= top - VERIFY_LEAD:
             break
-        fits[i] = local.fit_matches(refs[i], window, back, *pairs[i], min_inliers)
+        coded = deck.code_keypoints(candidates[i])
+        fits[i] = local.fit_matches(refs[i], window, back, *pairs[i], min_inliers, coded)
         top = max(top, fits[i].inliers)
     order = sorted(fits, key=lambda i: -fits[i].inliers)
     if not order:
         return None
     best = fits[order[0]]
     if best.homography is None:
+        return None
+    card = candidates[order[0]]
+    if _markers_against(grey, best, card, [c for c in candidates if c != card], deck):
         return None
     w, h = local.VERIFY_CARD_WH
     corners = local.face_corners(best.homography)
@@ -157,7 +192,6 @@ def verify_outline(
     # another reading of this card's picture. A weak fit's rival is the next candidate.
     full = best.inliers >= VERIFY_MIN_INLIERS
     second = next((fits[i].inliers for i in order[1:] if not full or _rival(fits[i], best)), 0)
-    card = candidates[order[0]]
     if not local.card_shaped(corners, w / h, table) and best.similarity is not None:
         similar = local.face_corners(best.similarity)
         # As the homography's, the similarity's card must be of the window's card's size (a
@@ -166,7 +200,61 @@ def verify_outline(
             corners = similar
     if deck.cards[card].turned:
         corners = np.roll(corners, -1, axis=0)  # portrait order -> the landscape face's
-    return VerifiedOutline(card, corners, best.inliers, second, best.spread)
+    on_qr = best.on_codes[2] if len(best.on_codes) > 2 else 0
+    return VerifiedOutline(card, corners, best.inliers, second, best.spread, on_qr)
+
+
+def _markers_against(
+    grey: NDArray[np.uint8],
+    fit: local.CardFit,
+    card: int,
+    others: Sequence[int],
+    deck: ReferenceDeck,
+) -> bool:
+    """Whether a built-in card's ``fit`` (:class:`local.CardFit`, its homography from the
+    :data:`local.VERIFY_CARD_WH` face to the frame) rests on its markers
+    (:data:`CODE_CARRIED` of its inliers or more), none of its marker squares that hold
+    inliers, read where the fit puts them, looks more like the card's marker than like one of
+    the ``others`` (the window's other candidates, deck indices), and one of them looks like
+    one of theirs clearly (:data:`RIVAL_MARKER_MIN`): by their correlation with each marker
+    as blur shows it (:func:`vision.identify.blur_read.correlations`, best of the four
+    turns). A blurred marker's corners and blobs are keypoints that fit any marker of a like
+    shape."""
+    if not deck.builtin or not others or fit.homography is None:
+        return False
+    on_markers = fit.on_codes[:2]
+    if sum(on_markers) < CODE_CARRIED * fit.inliers:
+        return False
+    from vision.identify import blur_read
+    from vision.kit.codes import marker_id
+
+    ids = deck.ids
+    try:
+        own = marker_id(ids[card], "front")
+        rivals = {marker_id(ids[c], "front") for c in others} - {own}
+    except KeyError:
+        return False  # (not a kit card)
+    if not rivals:
+        return False
+    c = deck.cards[card]
+    boxes, _ = printed_code_boxes(c.id, c.turned)
+    squares = np.array(
+        [[[x0, y0], [x1, y0], [x1, y1], [x0, y1]] for x0, y0, x1, y1 in boxes], np.float64
+    )
+    in_frame = cv2.perspectiveTransform(squares.reshape(-1, 1, 2), fit.homography)
+    score = blur_read.correlations(
+        grey, in_frame.reshape(-1, 4, 2).astype(np.float32), frozenset({own, *rivals})
+    )
+    column_ids = blur_read.marker_columns()
+    mine = score[:, column_ids == own].max(axis=1)
+    best_rival = score[:, np.isin(column_ids, list(rivals))].max(axis=1)
+    # Only the squares the fit's inliers lie on: a fit on one marker's keypoints places the
+    # other square by extrapolation, where its reading is noise.
+    held = np.array(on_markers) > 0
+    if (mine >= best_rival)[held].any():
+        return False
+    # Against the card: a square holding inliers reads clearly as another candidate's marker.
+    return bool(best_rival[held].max() >= RIVAL_MARKER_MIN)
 
 
 def _rival(fit: local.CardFit, best: local.CardFit) -> bool:
@@ -259,7 +347,7 @@ def _by_verification(
         found = verify_outline(
             grey, m.quad, candidates, deck, VERIFY_MIN_INLIERS, taken_index, table
         )
-        if found is None or (m.outline in full_fit and found.inliers < VERIFY_MIN_INLIERS):
+        if found is None or (m.outline in full_fit and not found.full):
             continue
         if not _named_by_fit(bgr, found, deck, named, table, found.card not in candidates):
             continue  # (retrieved by keypoints, or a weak fit, but its picture is not there)
@@ -290,7 +378,7 @@ def _verified_candidate(found: VerifiedOutline, ids: Sequence[str]) -> _Candidat
     """The reading of a card named by its keypoints' fit: corners from the fit, confidence
     from its inliers and lead (``ids``: the deck's card ids); a weak fit
     (:data:`WEAK_FIT_MIN_INLIERS`) was named with its picture, and is less sure."""
-    if found.inliers < VERIFY_MIN_INLIERS:
+    if not found.full:
         return _Candidate(
             ids[found.card], found.corners, WEAK_FIT_CONFIDENCE, "features", "front",
             ("keypoints", "picture"),
@@ -318,7 +406,7 @@ def _named_by_fit(
     those inliers); the most of those that apply."""
     if not _fit_accepted(found, deck, named, WEAK_FIT_MIN_INLIERS):
         return False
-    weak = found.inliers < VERIFY_MIN_INLIERS
+    weak = not found.full
     size_wh = deck.cards[found.card].size_wh
     shaped = local.card_shaped(found.corners, min(size_wh) / max(size_wh), table)
     if weak and not shaped:
