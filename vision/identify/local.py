@@ -776,7 +776,10 @@ def place_cards(
 
 
 def refine_ecc(
-    reference: NDArray[np.uint8], frame: NDArray[np.uint8], homography: NDArray[np.float64]
+    reference: NDArray[np.uint8],
+    frame: NDArray[np.uint8],
+    homography: NDArray[np.float64],
+    max_move: float = 0.05,
 ) -> NDArray[np.float64]:
     """A reference -> frame homography (3, 3) refined by maximising the correlation of the
     reference (grey (h, w) uint8) with the frame (grey (H, W) uint8) under it (OpenCV's ECC):
@@ -785,8 +788,8 @@ def refine_ecc(
     to fine (:data:`ECC_LEVELS`): on graf1 in graf3 the worst corner lies 4.8 px from the
     true homography's in about 8 ms, against 3.8 px at full size in 235 ms and 10.6 px for
     the keypoints' fit. Returns the refined homography, or the one given when ECC fails,
-    correlates under :data:`ECC_MIN_CORRELATION`, or moves a corner by more than 5% of the
-    picture's size (it wandered off)."""
+    correlates under :data:`ECC_MIN_CORRELATION`, or moves a corner by more than
+    ``max_move`` of the picture's size (it wandered off)."""
     h, w = reference.shape[:2]
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
     before = cv2.perspectiveTransform(outline, np.asarray(homography, np.float64)).reshape(4, 2)
@@ -828,7 +831,7 @@ def refine_ecc(
     refined = np.linalg.inv(shift) @ warp
     refined /= refined[2, 2]
     after = cv2.perspectiveTransform(outline, refined).reshape(4, 2)
-    if cc < ECC_MIN_CORRELATION or np.abs(after - before).max() > 0.05 * size:
+    if cc < ECC_MIN_CORRELATION or np.abs(after - before).max() > max_move * size:
         return homography
     return refined
 
