@@ -780,6 +780,7 @@ def refine_ecc(
     frame: NDArray[np.uint8],
     homography: NDArray[np.float64],
     max_move: float = 0.05,
+    levels: tuple[tuple[int, int], ...] = ECC_LEVELS,
 ) -> NDArray[np.float64]:
     """A reference -> frame homography (3, 3) refined by maximising the correlation of the
     reference (grey (h, w) uint8) with the frame (grey (H, W) uint8) under it (OpenCV's ECC):
@@ -789,7 +790,8 @@ def refine_ecc(
     true homography's in about 8 ms, against 3.8 px at full size in 235 ms and 10.6 px for
     the keypoints' fit. Returns the refined homography, or the one given when ECC fails,
     correlates under :data:`ECC_MIN_CORRELATION`, or moves a corner by more than
-    ``max_move`` of the picture's size (it wandered off)."""
+    ``max_move`` of the picture's size (it wandered off). ``levels``: (long side px,
+    iterations) of each level, coarse to fine (:data:`ECC_LEVELS`)."""
     h, w = reference.shape[:2]
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2) - 0.5
     before = cv2.perspectiveTransform(outline, np.asarray(homography, np.float64)).reshape(4, 2)
@@ -809,9 +811,9 @@ def refine_ecc(
     warp = shift @ np.asarray(homography, np.float64)  # reference -> crop
     cc = 0.0
     # Both shrunk once for the finest level, the coarser levels shrunk from those.
-    fine_crop, fine_to_crop = _shrunk(crop, ECC_LEVELS[-1][0])
-    levels = _reference_levels(reference)
-    for (long_side, iterations), (small_ref, to_ref) in zip(ECC_LEVELS, levels, strict=True):
+    fine_crop, fine_to_crop = _shrunk(crop, levels[-1][0])
+    shrunk = _reference_levels(reference, levels)
+    for (long_side, iterations), (small_ref, to_ref) in zip(levels, shrunk, strict=True):
         small_crop, to_crop = _shrunk(fine_crop, long_side)
         to_crop = to_crop @ fine_to_crop
         start = to_crop @ warp @ np.linalg.inv(to_ref)
@@ -838,27 +840,31 @@ def refine_ecc(
 
 #: The references last shrunk for ECC (by ``id``, each with its array, which keeps the id
 #: from being reused): a deck's picture is shrunk once, not on every photo.
-_LEVELS: dict[int, tuple[NDArray[np.uint8], list[tuple[NDArray[np.float32], NDArray[np.float64]]]]]
+_LEVELS: dict[
+    tuple[int, tuple[tuple[int, int], ...]],
+    tuple[NDArray[np.uint8], list[tuple[NDArray[np.float32], NDArray[np.float64]]]],
+]
 _LEVELS = {}
 _LEVELS_KEPT = 32
 
 
 def _reference_levels(
-    reference: NDArray[np.uint8],
+    reference: NDArray[np.uint8], sizes: tuple[tuple[int, int], ...] = ECC_LEVELS
 ) -> list[tuple[NDArray[np.float32], NDArray[np.float64]]]:
-    """``reference`` shrunk for each of :data:`ECC_LEVELS` (the finest from it, the coarser
-    from the finest), as float32, with the map of its pixel coordinates into each."""
-    kept = _LEVELS.get(id(reference))
+    """``reference`` shrunk for each level of ``sizes`` (:data:`ECC_LEVELS`; the finest from
+    it, the coarser from the finest), as float32, with the map of its pixel coordinates into
+    each."""
+    kept = _LEVELS.get((id(reference), sizes))
     if kept is not None and kept[0] is reference:
         return kept[1]
-    fine, fine_to = _shrunk(reference, ECC_LEVELS[-1][0])
+    fine, fine_to = _shrunk(reference, sizes[-1][0])
     levels = []
-    for long_side, _ in ECC_LEVELS:
+    for long_side, _ in sizes:
         small, to = _shrunk(fine, long_side)
         levels.append((small.astype(np.float32), to @ fine_to))
     if len(_LEVELS) >= _LEVELS_KEPT:
         _LEVELS.pop(next(iter(_LEVELS)))
-    _LEVELS[id(reference)] = (reference, levels)
+    _LEVELS[(id(reference), sizes)] = (reference, levels)
     return levels
 
 
