@@ -58,7 +58,7 @@ given a guessed id.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import cv2
@@ -233,8 +233,8 @@ def identify_frame(
             readings = _merge(readings, found_cards)
         readings = _merge(readings, by_keypoints)
         if table:  # a picture on no table has no card edges to snap to
-            readings = _snap_fits(readings, grads())
-            readings = _settled_by_picture(readings, grey, deck, grads())
+            readings, supports = _snap_fits(readings, grads())
+            readings = _settled_by_picture(readings, grey, deck, grads(), supports)
         card_height = _card_height(readings)  # once, not per unknown outline
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)
@@ -406,15 +406,21 @@ def _by_pictures(
 SNAP_SHARE = 0.08
 
 
-def _snap_fits(readings: list[_Candidate], grads: quads.Gradients) -> list[_Candidate]:
+def _snap_fits(
+    readings: list[_Candidate], grads: quads.Gradients
+) -> tuple[list[_Candidate], list[NDArray[np.float64] | None]]:
     """``readings`` with the outline of each card a keypoint fit placed (method features,
     keypoints among its evidence) snapped to the card's edges (``SNAP_SHARE``), when the
-    snapped sides lie on stronger edges than the fit's, the weakest and on average."""
+    snapped sides lie on stronger edges than the fit's, the weakest and on average; and for
+    each reading, the (4,) support of its outline's sides when measured here (None when not:
+    the outline was not a fit's, or was snapped)."""
     gx, gy = grads
-    out = []
+    out: list[_Candidate] = []
+    supports: list[NDArray[np.float64] | None] = []
     for r in readings:
         if r.method != "features" or "keypoints" not in r.evidence:
             out.append(r)
+            supports.append(None)
             continue
         q = np.asarray(r.corners, np.float64).reshape(1, 4, 2)
         height = max(_long_side(q[0]), 1.0)
@@ -424,8 +430,11 @@ def _snap_fits(readings: list[_Candidate], grads: quads.Gradients) -> list[_Cand
             r = _Candidate(
                 r.card, snapped[0], r.confidence, r.method, r.side, r.evidence, r.support
             )
+            supports.append(None)
+        else:
+            supports.append(before[0])
         out.append(r)
-    return out
+    return out, supports
 
 
 # ---- keypoints -----------------------------------------------------------------------------
@@ -477,24 +486,29 @@ SETTLE_FINE = 1.5
 
 def _settled_by_picture(
     readings: list[_Candidate], grey: NDArray[np.uint8], deck: ReferenceDeck,
-    grads: quads.Gradients,
+    grads: quads.Gradients, supports: Sequence[NDArray[np.float64] | None] = (),
 ) -> list[_Candidate]:  # fmt: skip
     """``readings`` with the outline of each card named by its picture (method features) whose
     weakest side is not on an edge (:data:`SETTLE_SUPPORT`) placed again by the correlation
     of its reference picture with the frame (:func:`vision.identify.local.refine_ecc`, from
     the outline), when that puts its sides on stronger edges. A keypoint fit on a few
     keypoints of a card, a fully visible, sharp card among them, can put its far side a
-    quarter of its height off, beyond the reach of snapping to its edges."""
+    quarter of its height off, beyond the reach of snapping to its edges. ``supports``: the
+    (4,) support of each reading's sides where already measured (:func:`_snap_fits`)."""
     gx, gy = grads
     out = []
     index = {c: i for i, c in enumerate(deck.ids)}
-    for r in readings:
+    for k, r in enumerate(readings):
         i = index.get(r.card)
         if r.method != "features" or i is None:
             out.append(r)
             continue
         q = np.asarray(r.corners, np.float64).reshape(1, 4, 2)
-        _, before = quads.refine_quads(gx, gy, q, 0.0, 16, 1)
+        measured = supports[k] if k < len(supports) else None
+        if measured is None:
+            _, before = quads.refine_quads(gx, gy, q, 0.0, 16, 1)
+        else:
+            before = np.asarray(measured, np.float64).reshape(1, 4)
         ref = deck.reference_grey(i) if float(before.min()) < SETTLE_SUPPORT else None
         if ref is None:
             out.append(r)
