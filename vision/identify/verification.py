@@ -15,10 +15,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, local, quads
+from vision.identify import appearance, blur_read, local, quads
 from vision.identify.candidates import _area, _Candidate, _overlap, _overlaps_any
 from vision.identify.deck import ReferenceDeck, printed_code_boxes
 from vision.identify.outlines import VERIFY_SHORTLIST, PictureMatch
+from vision.kit.codes import marker_id
 
 #: Keypoint verification (:func:`verify_outline`): the least cosine an outline's best match
 #: needs to be checked; the inliers the best fit needs, and its lead over the next
@@ -74,12 +75,12 @@ UNSHAPED_FIT_MIN_AGREE = 0.5
 #: (:func:`_markers_against`). Two wrong ids of the development looks (issue 26; hard tier,
 #: the project's camera seed 10 scene 22, the second drawer's seed 9 scene 51): a card named
 #: by 14 inliers all on the markers, whose squares correlated 0.83 with the card's marker and
-#: 0.87 and 0.90 with the true card's; a card named by 15 inliers, 12 on the QR code. On 8
-#: development sets (2,767 cards right) both went, and one right card with them (a fit of 15
-#: inliers, 9 on the QR code, whose picture agreed 0.34). With QR keypoints left out of the
-#: fits instead, or judged by those off the QR code, 6 to 20 right cards were lost; with any
-#: marker square's correlation at all (right fits' squares that read poorly, 0.2-0.5, were
-#: refused), 6 lost.
+#: 0.87 and 0.90 with the true card's; a card named by 15 inliers, 12 on the QR code. On 18
+#: development sets (6,996 cards right) both went, one right card with them (a fit of 15
+#: inliers, 9 on the QR code, whose picture agreed 0.34) and one found. On 8 of those sets,
+#: QR keypoints left out of the fits lost about 45 right cards, fits judged only by their
+#: inliers off the QR code 6, and refusing on the markers' correlation at any level 6 (right
+#: fits' squares that read poorly, 0.2-0.5).
 CODE_CARRIED = 0.5
 RIVAL_MARKER_MIN = 0.7
 
@@ -225,9 +226,6 @@ def _markers_against(
     on_markers = fit.on_codes[:2]
     if sum(on_markers) < CODE_CARRIED * fit.inliers:
         return False
-    from vision.identify import blur_read
-    from vision.kit.codes import marker_id
-
     ids = deck.ids
     try:
         own = marker_id(ids[card], "front")
