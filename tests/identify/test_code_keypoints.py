@@ -14,17 +14,17 @@ import pytest
 
 from pictable.bench.drawers.cards import draw_card_scene
 from pictable.bench.readers.identify import kit_art
-from vision.identify import deck as deck_module
-from vision.identify import local, verification
+from vision.identify import local, printed_codes, verification
 from vision.identify.appearance import portrait
-from vision.identify.deck import build_deck, open_deck, printed_code_boxes
+from vision.identify.deck import ReferenceDeck, build_deck, open_deck
 from vision.identify.identify import identify_frame
+from vision.identify.printed_codes import printed_code_boxes
 from vision.identify.scenes import make_scene, scene_seed
 from vision.kit import render_face
 
 
 @functools.cache
-def _pickpic() -> deck_module.ReferenceDeck:
+def _pickpic() -> ReferenceDeck:
     return open_deck("pickpic")
 
 
@@ -67,12 +67,12 @@ def test_code_keypoints_name_the_code_each_lies_on() -> None:
         xy = deck.table_keypoints(index).xy
         on = deck.code_keypoints(index)
         card = deck.cards[index]
-        markers, qr = printed_code_boxes(card.id, card.turned, deck_module.CODE_MARGIN_MM)
-        assert (on[deck_module._in_boxes(xy, qr)] == deck_module.ON_QR).all()
+        markers, qr = printed_code_boxes(card.id, card.turned, printed_codes.CODE_MARGIN_MM)
+        assert (on[printed_codes.in_boxes(xy, qr)] == printed_codes.ON_QR).all()
         for k, box in enumerate(markers, start=1):
-            inside = deck_module._in_boxes(xy, [box])
+            inside = printed_codes.in_boxes(xy, [box])
             assert inside.any() and (on[inside] == k).all()
-        elsewhere = ~deck_module._in_boxes(xy, [*markers, *qr])
+        elsewhere = ~printed_codes.in_boxes(xy, [*markers, *qr])
         assert elsewhere.any() and (on[elsewhere] == 0).all()
 
 
@@ -187,7 +187,10 @@ def test_a_card_is_not_named_by_another_cards_qr_code(monkeypatch: pytest.Monkey
     scene = draw_card_scene(9 * 100_003 + 51, "codes", "hard", kit_art(), looks="dev")
     read = identify_frame(scene.frame, open_deck("pickpic"), codes="fast", game="pickpic")
     assert _wrong(read.cards, scene) == []
-    kept = deck_module.printed_code_boxes
-    monkeypatch.setattr(deck_module, "printed_code_boxes", lambda *a, **k: (kept(*a, **k)[0], []))
+    monkeypatch.setattr(
+        verification.VerifiedOutline,
+        "full",
+        property(lambda f: f.inliers >= verification.VERIFY_MIN_INLIERS),
+    )
     read = identify_frame(scene.frame, open_deck("pickpic"), codes="fast", game="pickpic")
     assert _wrong(read.cards, scene) == ["pickpic-072"]

@@ -66,6 +66,7 @@ from numpy.typing import NDArray
 
 from vision.identify import appearance, local
 from vision.identify.index_arrays import index_arrays, restored_index
+from vision.identify.printed_codes import code_labels
 
 DECK_FORMAT = "pictable-deck"
 DECK_VERSION = 1
@@ -77,13 +78,6 @@ BACK_SAMPLE = 8
 #: one, 10 of 25 face-down cards on 10 rendered tables were placed, with three 19).
 BACK_KEYPOINT_CARDS = 3
 BACK_ALIKE = 0.7
-#: Keypoints this close (mm) to a kit card's printed code count as on it
-#: (:meth:`ReferenceDeck.code_keypoints`): the white pad round a code (``MARKER_PAD_MM``,
-#: 2 mm) and a millimetre more, where a keypoint's patch takes in the code's corner.
-CODE_MARGIN_MM = 3.0
-#: :meth:`ReferenceDeck.code_keypoints`' label of a keypoint on a card's QR code (1 and 2:
-#: its markers).
-ON_QR = 3
 #: The environment variable naming the decks folder.
 DECKS_ENV = "PICTABLE_DECKS"
 #: Reference images are stored with their long side this many pixels.
@@ -291,18 +285,15 @@ class ReferenceDeck:
 
     def code_keypoints(self, index: int) -> NDArray[np.int8]:
         """(k,) int8 over card ``index``'s :meth:`table_keypoints`: the printed code each lies
-        on (:func:`printed_code_boxes`, grown by :data:`CODE_MARGIN_MM`): 1 and 2 its two
-        markers, :data:`ON_QR` its QR code, 0 none (the picture). All 0 for a registered
-        deck: where its cards' codes are, if they have any, is not known."""
+        on (:func:`vision.identify.printed_codes.code_labels`: 1 and 2 its markers, 3 its QR
+        code, 0 none). All 0 for a registered deck: where its cards' codes are, if they have
+        any, is not known."""
         on = self._on_codes.get(index)
         if on is None:
             xy = self.table_keypoints(index).xy
-            on = np.zeros(len(xy), np.int8)
-            if self.builtin and len(xy):
-                card = self.cards[index]
-                markers, qr = printed_code_boxes(card.id, card.turned, CODE_MARGIN_MM)
-                for k, boxes in ((ON_QR, qr), *((i, [m]) for i, m in enumerate(markers, 1))):
-                    on[_in_boxes(xy, boxes) & (on == 0)] = k
+            card = self.cards[index]
+            on = code_labels(card.id, card.turned, xy) if self.builtin else None
+            on = np.zeros(len(xy), np.int8) if on is None else on
             self._on_codes[index] = on
         return on
 
@@ -378,44 +369,6 @@ class ReferenceDeck:
         image's outer corners, pixel centres at integers)."""
         w, h = self.cards[index].size_wh
         return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
-
-
-Box = tuple[float, float, float, float]
-
-
-def printed_code_boxes(
-    card_id: str, turned: bool, margin_mm: float = 0.0
-) -> tuple[list[Box], list[Box]]:
-    """The boxes (x0, y0, x1, y1) of a kit card's printed codes on its front
-    (``vision.kit.codes.face_codes``): its two markers, and its QR code (none on some
-    fronts), each grown by ``margin_mm``, in the pixels of its portrait face at
-    :data:`vision.identify.local.VERIFY_CARD_WH` (``turned``: the face is landscape, turned a
-    quarter clockwise to portrait, as :func:`vision.identify.appearance.portrait` turns it)."""
-    from vision.kit.codes import face_codes
-    from vision.kit.geometry import face_size_wh_mm
-
-    codes = face_codes(card_id, "front")
-    w_mm, h_mm = face_size_wh_mm(card_id)
-    pw, ph = (h_mm, w_mm) if turned else (w_mm, h_mm)
-    sx, sy = local.VERIFY_CARD_WH[0] / pw, local.VERIFY_CARD_WH[1] / ph
-    g = margin_mm
-
-    def box(r: Any) -> Box:
-        x0, y0, x1, y1 = r.x, r.y, r.x + r.w, r.y + r.h
-        if turned:  # a quarter clockwise: (x, y) -> (h - y, x)
-            x0, y0, x1, y1 = h_mm - y1, x0, h_mm - y0, x1
-        return ((x0 - g) * sx, (y0 - g) * sy, (x1 + g) * sx, (y1 + g) * sy)
-
-    qr = [box(codes.qr_rect)] if codes.qr_rect is not None else []
-    return [box(r) for r in codes.marker_rects], qr
-
-
-def _in_boxes(xy: NDArray[np.float32], boxes: Sequence[Box]) -> NDArray[np.bool_]:
-    """(n,) bool: which of (n, 2) points lie in any of ``boxes`` (x0, y0, x1, y1)."""
-    inside = np.zeros(len(xy), bool)
-    for x0, y0, x1, y1 in boxes:
-        inside |= (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
-    return inside
 
 
 def _joined(parts: list[local.Keypoints]) -> local.Keypoints:

@@ -17,8 +17,9 @@ from numpy.typing import NDArray
 
 from vision.identify import appearance, blur_read, local, quads
 from vision.identify.candidates import _area, _Candidate, _overlap, _overlaps_any
-from vision.identify.deck import ReferenceDeck, printed_code_boxes
+from vision.identify.deck import ReferenceDeck
 from vision.identify.outlines import VERIFY_SHORTLIST, PictureMatch
+from vision.identify.printed_codes import printed_code_boxes
 from vision.kit.codes import marker_id
 
 #: Keypoint verification (:func:`verify_outline`): the least cosine an outline's best match
