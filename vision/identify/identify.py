@@ -426,7 +426,7 @@ def _snap_fits(
         height = max(_long_side(q[0]), 1.0)
         _, before = quads.refine_quads(gx, gy, q, 0.0, 16, 1)
         snapped, after = quads.refine_quads(gx, gy, q, max(4.0, SNAP_SHARE * height), 16, 2)
-        if float(after.min()) > float(before.min()) and float(after.mean()) > float(before.mean()):
+        if _on_stronger_edges(after, before):
             r = _Candidate(
                 r.card, snapped[0], r.confidence, r.method, r.side, r.evidence, r.support
             )
@@ -435,6 +435,12 @@ def _snap_fits(
             supports.append(before[0])
         out.append(r)
     return out, supports
+
+
+def _on_stronger_edges(after: NDArray[np.float64], before: NDArray[np.float64]) -> bool:
+    """Whether an outline's sides, of support ``after`` (:func:`quads.refine_quads`' measure),
+    lie on stronger edges than those of support ``before``: the weakest and on average."""
+    return float(after.min()) > float(before.min()) and float(after.mean()) > float(before.mean())
 
 
 # ---- keypoints -----------------------------------------------------------------------------
@@ -497,10 +503,8 @@ def _settled_by_picture(
     (4,) support of each reading's sides where already measured (:func:`_snap_fits`)."""
     gx, gy = grads
     out = []
-    index = {c: i for i, c in enumerate(deck.ids)}
     for k, r in enumerate(readings):
-        i = index.get(r.card)
-        if r.method != "features" or i is None:
+        if r.method != "features":
             out.append(r)
             continue
         q = np.asarray(r.corners, np.float64).reshape(1, 4, 2)
@@ -509,7 +513,12 @@ def _settled_by_picture(
             _, before = quads.refine_quads(gx, gy, q, 0.0, 16, 1)
         else:
             before = np.asarray(measured, np.float64).reshape(1, 4)
-        ref = deck.reference_grey(i) if float(before.min()) < SETTLE_SUPPORT else None
+        # (A card or two a frame get past this: the deck's ids are looked up only for them.)
+        if float(before.min()) >= SETTLE_SUPPORT or r.card not in deck.ids:
+            out.append(r)
+            continue
+        i = deck.ids.index(r.card)
+        ref = deck.reference_grey(i)
         if ref is None:
             out.append(r)
             continue
@@ -531,7 +540,7 @@ def _settled_by_picture(
             out.append(r)
             continue
         _, after = quads.refine_quads(gx, gy, moved, 0.0, 16, 1)
-        if float(after.min()) > float(before.min()) and float(after.mean()) > float(before.mean()):
+        if _on_stronger_edges(after, before):
             r = replace(r, corners=moved[0])
         out.append(r)
     return out

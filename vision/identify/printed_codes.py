@@ -8,6 +8,7 @@ card's keypoints lies on (``vision.identify.verification`` weighs a fit that res
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,14 +27,16 @@ ON_QR = 3
 Box = tuple[float, float, float, float]
 
 
+@functools.cache
 def printed_code_boxes(
     card_id: str, turned: bool, margin_mm: float = 0.0
-) -> tuple[list[Box], list[Box]]:
+) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
     """The boxes (x0, y0, x1, y1) of a kit card's printed codes on its front
     (``vision.kit.codes.face_codes``): its two markers, and its QR code (none on some
     fronts), each grown by ``margin_mm``, in the pixels of its portrait face at
     :data:`vision.identify.local.VERIFY_CARD_WH` (``turned``: the face is landscape, turned a
-    quarter clockwise to portrait, as :func:`vision.identify.appearance.portrait` turns it)."""
+    quarter clockwise to portrait, as :func:`vision.identify.appearance.portrait` turns it).
+    Worked out once per card (the marker check reads them on every fit that rests on them)."""
     from vision.kit.codes import face_codes
     from vision.kit.geometry import face_size_wh_mm
 
@@ -49,8 +52,8 @@ def printed_code_boxes(
             x0, y0, x1, y1 = h_mm - y1, x0, h_mm - y0, x1
         return ((x0 - g) * sx, (y0 - g) * sy, (x1 + g) * sx, (y1 + g) * sy)
 
-    qr = [box(codes.qr_rect)] if codes.qr_rect is not None else []
-    return [box(r) for r in codes.marker_rects], qr
+    qr = (box(codes.qr_rect),) if codes.qr_rect is not None else ()
+    return tuple(box(r) for r in codes.marker_rects), qr
 
 
 def in_boxes(xy: NDArray[np.float32], boxes: Sequence[Box]) -> NDArray[np.bool_]:
@@ -71,6 +74,6 @@ def code_labels(card_id: str, turned: bool, xy: NDArray[np.float32]) -> NDArray[
     except KeyError:
         return None
     on = np.zeros(len(xy), np.int8)
-    for k, boxes in ((ON_QR, qr), *((i, [m]) for i, m in enumerate(markers, 1))):
+    for k, boxes in ((ON_QR, qr), *((i, (m,)) for i, m in enumerate(markers, 1))):
         on[in_boxes(xy, boxes) & (on == 0)] = k
     return on
