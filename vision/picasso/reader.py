@@ -297,7 +297,7 @@ def join_in_line(
 
     def merge(a: StickFit, b: StickFit, every: list[StickFit]) -> StickFit | None:
         joined = _in_line(a, b, 20.0, off_mm)
-        if joined is None or not _bridged(joined, a, b, wood_mp, s):
+        if joined is None or not _bridged(joined, a, b, wood_mp, s, normalised):
             return None
         p0, joint, p1 = joined
         total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
@@ -321,9 +321,13 @@ def _bridged(
     b: StickFit,
     wood_mp: NDArray[np.uint8] | None,
     s: float,
+    normalised: NDArray[np.uint8] | None = None,
 ) -> bool:
     """Whether the gap between two sticks in line is at most 6 mm, or is covered (wood, the
-    string, a shadow: anything but bare canvas along its middle)."""
+    string, a shadow: anything but bare canvas along its middle). With the ``normalised``
+    picture, a place the wood map calls bare canvas is covered when the picture there looks
+    more like the two sticks themselves than like the canvas (``_like_the_sticks``): the
+    wood map loses the wood beside a blurred string that crosses the stick."""
     p0, _, p1 = (np.asarray(p, np.float64) for p in joined)
     ends = [np.asarray(p, np.float64) for p in (a.p0, a.p1, b.p0, b.p1)]
     total = float(np.linalg.norm(p1 - p0))
@@ -340,7 +344,64 @@ def _bridged(
     h, w = wood_mp.shape
     xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
-    return float((wood_mp[ys, xs] == 0).mean()) < 0.2
+    bare = wood_mp[ys, xs] == 0
+    if normalised is not None and bare.mean() >= BARE_GAP and bare.any():
+        bare[bare] = ~_like_the_sticks(normalised, pts[bare], a, b, s)
+    return float(bare.mean()) < BARE_GAP
+
+
+#: A gap between two sticks in line is bare when this share of its middle is bare canvas.
+BARE_GAP = 0.2
+
+
+def _across(
+    normalised: NDArray[np.uint8], pts_mm: NDArray[np.float64], d: NDArray[np.float64], s: float
+) -> NDArray[np.float32]:
+    """(N, 3) colours of the normalised picture at ``pts_mm``, each the mean across 4 mm of
+    the middle of a stick running along ``d`` (the grain and the noise averaged out)."""
+    n = np.array([-d[1], d[0]])
+    us = np.arange(-2.0, 2.01, 0.5)
+    q = pts_mm[:, None, :] + us[None, :, None] * n[None, None, :]
+    got = cv2.remap(
+        normalised,
+        (q[..., 0] * s - 0.5).astype(np.float32),
+        (q[..., 1] * s - 0.5).astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(got, np.float32).mean(axis=1)
+
+
+def _like_the_sticks(
+    normalised: NDArray[np.uint8],
+    pts_mm: NDArray[np.float64],
+    a: StickFit,
+    b: StickFit,
+    s: float,
+) -> NDArray[np.bool_]:
+    """For each of ``pts_mm`` (in the gap between sticks ``a`` and ``b``), whether the
+    picture there is nearer the sticks' own colour (their median along their middles, 3 mm
+    in from the ends) than the canvas's (``segment.WHITE_LEVEL`` grey once normalised):
+    the sticks' colour is measured in this frame, not assumed."""
+    own = []
+    for f in (a, b):
+        p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
+        length = float(np.linalg.norm(p1 - p0))
+        if length <= 8.0:
+            continue
+        d = (p1 - p0) / length
+        ts = np.arange(3.0, length - 2.99, 1.0)
+        own.append(_across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s))
+    if not own:
+        return np.zeros(len(pts_mm), bool)
+    stick = np.median(np.concatenate(own), axis=0)
+    canvas = np.full(3, seg.WHITE_LEVEL, np.float32)
+    if float(np.linalg.norm(stick - canvas)) < 1e-3:
+        return np.zeros(len(pts_mm), bool)
+    d = np.asarray(b.p1, np.float64) - np.asarray(a.p0, np.float64)
+    d /= max(float(np.linalg.norm(d)), 1e-9)
+    seen = _across(normalised, pts_mm, d, s)
+    return np.linalg.norm(seen - stick, axis=1) < np.linalg.norm(seen - canvas, axis=1)
 
 
 def _in_line(
