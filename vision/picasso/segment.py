@@ -334,6 +334,7 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     if half is not None and not table_trusted(table[::2, ::2], half):
         cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
+        labels = wide_strings(labels, norm, px_per_mm, profile)
         labels, margins = blank_frame(labels, px_per_mm)
         return Segmentation(labels, norm, names, margins, "model", half)
     bars = ink_bars(norm, px_per_mm, index)
@@ -380,6 +381,166 @@ def not_string(bars: InkBars, half: NDArray[np.uint8]) -> InkBars:
         np.where(gone, 0, bars.mask).astype(np.uint8),
         np.where(gone, 0, bars.patch).astype(np.int32),
     )
+
+
+#: What the pixel model calls the string is a stick when it is this wide at half its
+#: contrast (the median over its ridge, as a share of the kit's stick width): the string is
+#: at most 4 mm thick, a stick 6-10 mm, and a faint or blurred stick (a glare over it, a
+#: coarse view) keeps its width where the model sees only its darker middle.
+WIDE_STRING_SHARE = 0.7
+#: ...and at least this long (mm, the longer side of its half-contrast patch's rotated box),
+#: and straight: the box at most this many times as wide as the patch measures, and this
+#: much of it filled. (Under the hard tier's blur a 2-4 mm string measures 5.6-6.7 mm
+#: wide; its pieces fill 0.37-0.52 of their boxes, a lone stick's 0.62-0.96.)
+WIDE_STRING_MIN_MM = 35.0
+WIDE_STRING_BOX = 1.6
+WIDE_STRING_FILL = 0.55
+
+
+def wide_strings(
+    labels: NDArray[np.uint8], norm: NDArray[np.uint8], s: float, profile: KitProfile
+) -> NDArray[np.uint8]:
+    """``labels`` with each patch of the string (``DARK``) that is a stick's width at half
+    its contrast (``WIDE_STRING_SHARE``, ``WIDE_STRING_MIN_MM``) made wood, over its
+    half-contrast extent: geometry says what it is, whatever the model made of its colour."""
+    dark = (labels == DARK).astype(np.uint8)
+    if not dark.any():
+        return labels
+    n, lab, stats = patches(dark)
+    h_img, w_img = dark.shape
+    pad = math.ceil(0.8 * profile.stick_width_mm * s)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+    canvas = np.full(3, WHITE_LEVEL, np.float32)
+    out = labels
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if math.hypot(w, h) < WIDE_STRING_MIN_MM * s or area < 12:
+            continue
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
+        comp = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        sub = norm[y0:y1, x0:x1].astype(np.float32) - canvas
+        pix = sub[comp > 0]
+        far = np.linalg.norm(pix, axis=1)
+        colour = np.median(pix[far >= np.median(far)], axis=0)
+        norm2 = float(colour @ colour)
+        if norm2 < 100.0:
+            continue
+        t = (sub @ colour) / norm2
+        near = cv2.dilate(comp, grow)
+        half = ((t >= 0.5) & (near > 0)).astype(np.uint8)
+        m, hl = cv2.connectedComponents(half, connectivity=8)
+        if m > 2:
+            keep = np.unique(hl[(comp > 0) & (half > 0)])
+            half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
+        if not half.any():
+            continue
+        rect = cv2.minAreaRect(cv2.findNonZero(half))
+        side = sorted(rect[1])
+        if side[1] < WIDE_STRING_MIN_MM * s:
+            continue
+        dist = cv2.distanceTransform(half, cv2.DIST_L2, 5) / s
+        ridge = dist[(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)]
+        if not len(ridge):
+            continue
+        wide = WIDE_STRING_SHARE * profile.stick_width_mm
+        width = 2.0 * float(np.median(ridge))
+        if width < wide:
+            continue
+        # straight: one bar fills its rotated box, as wide as it measures (a blurred string
+        # is as wide as a stick, but curves)
+        if (
+            side[0] > WIDE_STRING_BOX * width * s
+            or half.sum() < WIDE_STRING_FILL * side[0] * side[1]
+        ):
+            continue
+        if _bar_width_mm(t.astype(np.float32), rect, s) < wide:
+            continue
+        if _string_goes_on(lab, i, (x0, y0), rect, s):
+            continue
+        if out is labels:
+            out = labels.copy()
+        box = out[y0:y1, x0:x1]
+        box[(half > 0) & ((box == DARK) | (box == CANVAS) | (box == GREY))] = WOOD
+    return out
+
+
+#: A straight piece of the string goes on where another piece of it lies within this far
+#: (mm) of one of its ends, along its line (``_string_goes_on``).
+GOES_ON_MM = 8.0
+
+
+def _string_goes_on(
+    lab: NDArray[np.int32],
+    i: int,
+    origin: tuple[int, int],
+    rect: tuple[tuple[float, float], tuple[float, float], float],
+    s: float,
+) -> bool:
+    """Whether another patch of the string (``lab``, patches of ``DARK``) lies within
+    ``GOES_ON_MM`` beyond either end of patch ``i``'s rotated box ``rect`` (pixels of the
+    box at ``origin``), in a disc as wide as a stick: a stretch of string laid straight
+    goes on as string; a stick ends."""
+    (cx, cy), (bw, bh), angle = rect
+    a = math.radians(angle)
+    d = np.array([math.cos(a), math.sin(a)])
+    if bh > bw:
+        bw = bh
+        d = np.array([-d[1], d[0]])
+    centre = np.array([cx + origin[0], cy + origin[1]])
+    r = 4.0 * s
+    h, w = lab.shape
+    for sign in (1.0, -1.0):
+        for step in np.arange(0.0, GOES_ON_MM * s + 1e-6, r):
+            q = centre + sign * (0.5 * bw + r + step) * d
+            x0, x1 = max(0, int(q[0] - r)), min(w, int(q[0] + r) + 1)
+            y0, y1 = max(0, int(q[1] - r)), min(h, int(q[1] + r) + 1)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            part = lab[y0:y1, x0:x1]
+            if ((part > 0) & (part != i)).any():
+                return True
+    return False
+
+
+def _bar_width_mm(
+    t: NDArray[np.float32], rect: tuple[tuple[float, float], tuple[float, float], float], s: float
+) -> float:
+    """The width (mm) at half its peak of a straight bar's contrast ``t`` (1 on the piece, 0
+    on the canvas) across the rotated box ``rect`` (pixels), its profile taken as the median
+    over the middle 80% of its length: a faint line on a textured canvas keeps its width,
+    where a mask at half contrast gains the texture's specks."""
+    (cx, cy), (bw, bh), angle = rect
+    a = math.radians(angle)
+    d = np.array([math.cos(a), math.sin(a)])
+    if bh > bw:
+        bw, bh = bh, bw
+        d = np.array([-d[1], d[0]])
+    n = np.array([-d[1], d[0]])
+    along = np.arange(-0.4 * bw, 0.4 * bw + 1e-6, 0.5 * s)
+    across = np.arange(-12.0 * s, 12.0 * s + 1e-6, 0.25 * s)
+    pts = np.array([cx, cy]) + along[None, :, None] * d + across[:, None, None] * n
+    got = cv2.remap(
+        t,
+        pts[..., 0].astype(np.float32),
+        pts[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    prof = np.median(got, axis=1)
+    mid = np.abs(across) <= 4.0 * s
+    k = int(np.argmax(np.where(mid, prof, -np.inf)))
+    peak = float(prof[k])
+    if peak <= 0.0:
+        return 0.0
+    above = prof >= 0.5 * peak
+    lo = k
+    while lo > 0 and above[lo - 1]:
+        lo -= 1
+    hi = k
+    while hi < len(prof) - 1 and above[hi + 1]:
+        hi += 1
+    return float(across[hi] - across[lo]) / s + 0.25
 
 
 #: The share of the pieces' pixels (by the model) whose table class is their role's
