@@ -154,7 +154,60 @@ def paint(img: np.ndarray, cls: np.ndarray, rng: np.random.Generator) -> np.ndar
     return np.where(touched[..., None], painted, img)
 
 
-def batch(pairs, idx, rng, n, paint_share=PAINT):
+#: Share of training crops seen through a worse camera (``worse_camera``): more blur than
+#: the renderers' own, a glare that washes the pieces out, JPEG blocks.
+WORSE_CAMERA = 0.0
+#: The worse camera's ranges, at the canvas's 1.5 px/mm: a defocus of this Gaussian sigma
+#: (px), a motion streak this long (px), a glare dimming the pieces' contrast to this share
+#: at its peak over this radius (px), JPEG of this quality.
+WORSE_DEFOCUS = (0.8, 2.6)
+WORSE_MOTION = (3.0, 12.0)
+WORSE_GLARE = (0.25, 0.8)
+WORSE_GLARE_RADIUS = (25.0, 110.0)
+WORSE_JPEG = (35, 85)
+
+
+def _streak(length: float, angle: float) -> np.ndarray:
+    size = int(np.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = (size - 1) / 2
+    dx, dy = np.cos(angle) * (length - 1) / 2, np.sin(angle) * (length - 1) / 2
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    return kernel / max(float(kernel.sum()), 1e-6)
+
+
+def worse_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop as a worse camera would give it: each of defocus, a motion streak, a glare
+    (the pieces' contrast to the canvas's level, 200, dimmed in a soft disc, as a bright
+    spot leaves them once the canvas is normalised) and JPEG blocks, each half the time
+    (one at least). The classes stay as they were: a piece is where it is, however it is
+    seen."""
+    x = img.astype(np.float32)
+    todo = rng.random(4) < 0.5
+    if not todo.any():
+        todo[rng.integers(4)] = True
+    if todo[0]:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(*WORSE_DEFOCUS))
+    if todo[1]:
+        x = cv2.filter2D(x, -1, _streak(rng.uniform(*WORSE_MOTION), rng.uniform(0, np.pi)))
+    if todo[2]:
+        h, w = x.shape[:2]
+        cy, cx = rng.uniform(-0.3, 1.3) * h, rng.uniform(-0.3, 1.3) * w
+        r = rng.uniform(*WORSE_GLARE_RADIUS)
+        yy, xx = np.mgrid[0:h, 0:w]
+        dim = rng.uniform(*WORSE_GLARE)
+        k = 1.0 - (1.0 - dim) * np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * r * r))
+        x = 200.0 + (x - 200.0) * k[..., None].astype(np.float32)
+    out = np.clip(np.rint(x), 0, 255).astype(np.uint8)
+    if todo[3]:
+        q = int(rng.integers(WORSE_JPEG[0], WORSE_JPEG[1] + 1))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def batch(pairs, idx, rng, n, paint_share=PAINT, worse_share=WORSE_CAMERA):
     xs, ys = [], []
     for _ in range(n):
         img, cls = pairs[idx[rng.integers(len(idx))]]
@@ -170,7 +223,9 @@ def batch(pairs, idx, rng, n, paint_share=PAINT):
             x = paint(x, c, rng)
         if rng.random() < RECOLOUR:
             x = recolour(x, rng)
-        if rng.random() < 0.3:
+        if rng.random() < worse_share:
+            x = worse_camera(x, rng)
+        elif rng.random() < 0.3:
             x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.2))
         if rng.random() < 0.3:
             x = np.clip(x + rng.normal(0, rng.uniform(1, 5), x.shape), 0, 255).astype(np.uint8)
@@ -232,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--lr", type=float, default=3e-3, help="the one-cycle's highest rate")
     ap.add_argument("--paint", type=float, default=PAINT, help="share of crops painted anew")
+    ap.add_argument(
+        "--worse-camera",
+        type=float,
+        default=WORSE_CAMERA,
+        help="share of crops seen through a worse camera (more blur, glare, JPEG)",
+    )
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     if a.export_only:
@@ -258,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     wt = torch.tensor(WEIGHTS)
     t0 = time.time()
     for step in range(a.steps):
-        x, y = batch(pairs, train, rng, a.batch, a.paint)
+        x, y = batch(pairs, train, rng, a.batch, a.paint, a.worse_camera)
         out = net(torch.from_numpy(x))
         out = F.interpolate(out, size=y.shape[1:], mode="bilinear", align_corners=False)
         loss = F.cross_entropy(out, torch.from_numpy(y), weight=wt)
