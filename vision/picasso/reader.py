@@ -346,7 +346,7 @@ def _bridged(
     ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
     bare = wood_mp[ys, xs] == 0
     if normalised is not None and bare.mean() >= BARE_GAP and bare.any():
-        bare[bare] = ~_like_the_sticks(normalised, pts[bare], a, b, s)
+        bare[bare] = ~_like_the_sticks(normalised, pts[bare], d, a, b, s)
     return float(bare.mean()) < BARE_GAP
 
 
@@ -375,11 +375,13 @@ def _across(
 def _like_the_sticks(
     normalised: NDArray[np.uint8],
     pts_mm: NDArray[np.float64],
+    along: NDArray[np.float64],
     a: StickFit,
     b: StickFit,
     s: float,
 ) -> NDArray[np.bool_]:
-    """For each of ``pts_mm`` (in the gap between sticks ``a`` and ``b``), whether the
+    """For each of ``pts_mm`` (in the gap between sticks ``a`` and ``b``, on their joined
+    line running along the unit vector ``along``), whether the
     picture there is nearer the sticks' own colour (their median along their middles, 3 mm
     in from the ends) than the canvas's (``segment.WHITE_LEVEL`` grey once normalised):
     the sticks' colour is measured in this frame, not assumed."""
@@ -398,9 +400,7 @@ def _like_the_sticks(
     canvas = np.full(3, seg.WHITE_LEVEL, np.float32)
     if float(np.linalg.norm(stick - canvas)) < 1e-3:
         return np.zeros(len(pts_mm), bool)
-    d = np.asarray(b.p1, np.float64) - np.asarray(a.p0, np.float64)
-    d /= max(float(np.linalg.norm(d)), 1e-9)
-    seen = _across(normalised, pts_mm, d, s)
+    seen = _across(normalised, pts_mm, along, s)
     return np.linalg.norm(seen - stick, axis=1) < np.linalg.norm(seen - canvas, axis=1)
 
 
