@@ -390,8 +390,9 @@ def not_string(bars: InkBars, half: NDArray[np.uint8]) -> InkBars:
 WIDE_STRING_SHARE = 0.7
 #: ...and at least this long (mm, the longer side of its half-contrast patch's rotated box),
 #: and straight: the box at most this many times as wide as the patch measures, and this
-#: much of it filled. (Under the hard tier's blur a 2-4 mm string measures 5.6-6.7 mm
-#: wide; its pieces fill 0.37-0.52 of their boxes, a lone stick's 0.62-0.96.)
+#: much of it filled. (Under the second drawer's hard camera a 2-4 mm string measures
+#: 5.6-6.7 mm wide at its ridge, and a straight stretch smeared by motion blur 7.7 mm; its
+#: curved pieces fill 0.37-0.52 of their boxes, a lone stick 0.62-0.96.)
 WIDE_STRING_MIN_MM = 35.0
 WIDE_STRING_BOX = 1.6
 WIDE_STRING_FILL = 0.55
@@ -401,8 +402,12 @@ def wide_strings(
     labels: NDArray[np.uint8], norm: NDArray[np.uint8], s: float, profile: KitProfile
 ) -> NDArray[np.uint8]:
     """``labels`` with each patch of the string (``DARK``) that is a stick's width at half
-    its contrast (``WIDE_STRING_SHARE``, ``WIDE_STRING_MIN_MM``) made wood, over its
-    half-contrast extent: geometry says what it is, whatever the model made of its colour."""
+    its contrast (``WIDE_STRING_SHARE``: at its ridge, then across its length by
+    ``_bar_width_mm``), long (``WIDE_STRING_MIN_MM``), straight (``WIDE_STRING_BOX``,
+    ``WIDE_STRING_FILL``) and not going on as string past its ends (``_string_goes_on``)
+    made wood, over its half-contrast extent: geometry says what it is, whatever the model
+    made of its colour. Two sticks crossing, seen as one patch, are not straight and stay
+    as the model read them."""
     dark = (labels == DARK).astype(np.uint8)
     if not dark.any():
         return labels
