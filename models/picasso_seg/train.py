@@ -42,6 +42,7 @@ from models.picasso_seg.make_data import CLASSES, SHAPE, STICK, STRING, data_dir
 from vision.picasso.pixel_model import IN_CHANNELS, model_input  # noqa: E402
 from vision.picasso.profile import DEFAULT_PROFILE  # noqa: E402
 from vision.picasso.segment import classify  # noqa: E402
+from vision.synth.effects import motion_kernel  # noqa: E402
 
 ONNX_FILE = HERE / "picasso_seg.onnx"
 MANIFEST = ROOT / "models" / "manifest.json"
@@ -167,15 +168,6 @@ WORSE_GLARE_RADIUS = (25.0, 110.0)
 WORSE_JPEG = (35, 85)
 
 
-def _streak(length: float, angle: float) -> np.ndarray:
-    size = int(np.ceil(length)) | 1
-    kernel = np.zeros((size, size), np.float32)
-    c = (size - 1) / 2
-    dx, dy = np.cos(angle) * (length - 1) / 2, np.sin(angle) * (length - 1) / 2
-    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
-    return kernel / max(float(kernel.sum()), 1e-6)
-
-
 def worse_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The crop as a worse camera would give it: each of defocus, a motion streak, a glare
     (the pieces' contrast to the canvas's level, 200, dimmed in a soft disc, as a bright
@@ -189,7 +181,7 @@ def worse_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if todo[0]:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(*WORSE_DEFOCUS))
     if todo[1]:
-        x = cv2.filter2D(x, -1, _streak(rng.uniform(*WORSE_MOTION), rng.uniform(0, np.pi)))
+        x = cv2.filter2D(x, -1, motion_kernel(rng.uniform(*WORSE_MOTION), rng.uniform(0, 180)))
     if todo[2]:
         h, w = x.shape[:2]
         cy, cx = rng.uniform(-0.3, 1.3) * h, rng.uniform(-0.3, 1.3) * w

@@ -47,22 +47,30 @@ def test_a_straight_bar_a_stick_wide_the_model_calls_string_is_wood() -> None:
     assert (out == seg.WOOD).sum() >= 0.8 * bar.sum()
 
 
-def test_a_thin_straight_string_stays_the_string() -> None:
+def _dark(*masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A blurred normalised canvas with dark pieces where ``masks`` are, and labels calling
+    them the string."""
     norm, labels = _canvas()
-    line = np.zeros(labels.shape, np.uint8)
+    for m in masks:
+        norm[m > 0] = (60, 60, 60)
+        labels[m > 0] = seg.DARK
+    return _blurred(norm), labels
+
+
+def _stays(norm: np.ndarray, labels: np.ndarray) -> None:
+    assert (seg.wide_strings(labels, norm, S, DEFAULT_PROFILE) == labels).all()
+
+
+def test_a_thin_straight_string_stays_the_string() -> None:
+    line = np.zeros(_canvas()[1].shape, np.uint8)
     cv2.line(
         line, (round(60 * S), round(100 * S)), (round(160 * S), round(110 * S)), 1, round(2.5 * S)
     )
-    norm[line > 0] = (60, 60, 60)
-    norm = _blurred(norm)
-    labels[line > 0] = seg.DARK
-    out = seg.wide_strings(labels, norm, S, DEFAULT_PROFILE)
-    assert (out == labels).all()
+    _stays(*_dark(line))
 
 
 def test_a_wide_curved_piece_stays_the_string() -> None:
-    norm, labels = _canvas()
-    arc = np.zeros(labels.shape, np.uint8)
+    arc = np.zeros(_canvas()[1].shape, np.uint8)
     cv2.ellipse(
         arc,
         (round(150 * S), round(100 * S)),
@@ -73,20 +81,16 @@ def test_a_wide_curved_piece_stays_the_string() -> None:
         1,
         round(7 * S),
     )
-    norm[arc > 0] = (60, 60, 60)
-    norm = _blurred(norm)
-    labels[arc > 0] = seg.DARK
-    out = seg.wide_strings(labels, norm, S, DEFAULT_PROFILE)
-    assert (out == labels).all()
+    _stays(*_dark(arc))
 
 
 def test_a_straight_stretch_that_goes_on_as_string_stays_the_string() -> None:
-    norm, labels = _canvas()
-    bar = np.zeros(labels.shape, np.uint8)
+    shape = _canvas()[1].shape
+    bar = np.zeros(shape, np.uint8)
     cv2.line(
         bar, (round(60 * S), round(100 * S)), (round(160 * S), round(100 * S)), 1, round(7 * S)
     )
-    more = np.zeros(labels.shape, np.uint8)  # the string goes on past a small gap
+    more = np.zeros(shape, np.uint8)  # the string goes on past a small gap
     cv2.ellipse(
         more,
         (round(190 * S), round(100 * S)),
@@ -97,13 +101,9 @@ def test_a_straight_stretch_that_goes_on_as_string_stays_the_string() -> None:
         1,
         round(3 * S),
     )
-    norm[(bar > 0) | (more > 0)] = (60, 60, 60)
-    norm = _blurred(norm)
-    labels[bar > 0] = seg.DARK
-    labels[more > 0] = seg.DARK
+    norm, labels = _dark(bar, more)
     labels[:, round(162 * S) : round(166 * S)] = seg.CANVAS
-    out = seg.wide_strings(labels, norm, S, DEFAULT_PROFILE)
-    assert (out == labels).all()
+    _stays(norm, labels)
 
 
 def _reads_right(seed: int, i: int) -> None:

@@ -345,7 +345,7 @@ def _bridged(
     xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
     bare = wood_mp[ys, xs] == 0
-    if normalised is not None and bare.mean() >= BARE_GAP and bare.any():
+    if normalised is not None and bare.mean() >= BARE_GAP:
         bare[bare] = ~_like_the_sticks(normalised, pts[bare], d, a, b, s)
     return float(bare.mean()) < BARE_GAP
 

@@ -470,6 +470,19 @@ def wide_strings(
     return out
 
 
+def _box_axes(
+    rect: tuple[tuple[float, float], tuple[float, float], float],
+) -> tuple[NDArray[np.float64], float, float, NDArray[np.float64]]:
+    """(centre, length, width, unit vector along the length) of a ``cv2.minAreaRect``."""
+    (cx, cy), (bw, bh), angle = rect
+    a = math.radians(angle)
+    d = np.array([math.cos(a), math.sin(a)])
+    if bh > bw:
+        bw, bh = bh, bw
+        d = np.array([-d[1], d[0]])
+    return np.array([cx, cy], np.float64), float(bw), float(bh), d
+
+
 #: A straight piece of the string goes on where another piece of it lies within this far
 #: (mm) of one of its ends, along its line (``_string_goes_on``).
 GOES_ON_MM = 8.0
@@ -486,13 +499,8 @@ def _string_goes_on(
     ``GOES_ON_MM`` beyond either end of patch ``i``'s rotated box ``rect`` (pixels of the
     box at ``origin``), in a disc as wide as a stick: a stretch of string laid straight
     goes on as string; a stick ends."""
-    (cx, cy), (bw, bh), angle = rect
-    a = math.radians(angle)
-    d = np.array([math.cos(a), math.sin(a)])
-    if bh > bw:
-        bw = bh
-        d = np.array([-d[1], d[0]])
-    centre = np.array([cx + origin[0], cy + origin[1]])
+    centre, bw, _, d = _box_axes(rect)
+    centre = centre + np.asarray(origin, np.float64)
     r = 4.0 * s
     h, w = lab.shape
     for sign in (1.0, -1.0):
@@ -515,16 +523,11 @@ def _bar_width_mm(
     on the canvas) across the rotated box ``rect`` (pixels), its profile taken as the median
     over the middle 80% of its length: a faint line on a textured canvas keeps its width,
     where a mask at half contrast gains the texture's specks."""
-    (cx, cy), (bw, bh), angle = rect
-    a = math.radians(angle)
-    d = np.array([math.cos(a), math.sin(a)])
-    if bh > bw:
-        bw, bh = bh, bw
-        d = np.array([-d[1], d[0]])
+    centre, bw, _, d = _box_axes(rect)
     n = np.array([-d[1], d[0]])
     along = np.arange(-0.4 * bw, 0.4 * bw + 1e-6, 0.5 * s)
     across = np.arange(-12.0 * s, 12.0 * s + 1e-6, 0.25 * s)
-    pts = np.array([cx, cy]) + along[None, :, None] * d + across[:, None, None] * n
+    pts = centre + along[None, :, None] * d + across[:, None, None] * n
     got = cv2.remap(
         t,
         pts[..., 0].astype(np.float32),
