@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
-from vision.identify import marker_pairs
+from vision.identify import marker_pairs, outline_markers
 from vision.identify.codes import read_sightings, vote
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
@@ -164,7 +164,9 @@ def test_a_card_no_marker_names_alone_is_named_with_its_partner_or_as_blur_shows
     alike). Read with its partner, where the square's place on the card puts it, or by its
     correlation with the markers blurred (vision.identify.blur_read), each alone, it is
     named, under the confidence of exact codes and where its picture agrees, and placed
-    within the bar; with neither, it is not named. Every card named is right."""
+    within the bar; with neither (nor its two markers read where its outline puts them,
+    vision.identify.outline_markers, which names it too), it is not named. Every card named
+    is right."""
     frame, truth = _hard_scene(63)
     card = next(t for t in truth.cards if t.card_id == "pickpic-087")
     other = "blurred_markers" if reader == "paired_markers" else "paired_markers"
@@ -177,6 +179,7 @@ def test_a_card_no_marker_names_alone_is_named_with_its_partner_or_as_blur_shows
     truth_ids = {(t.card_id, t.face) for t in truth.cards}
     assert {(r.card, r.side) for r in found.cards} <= truth_ids
     monkeypatch.setattr(marker_pairs, reader, lambda grey, quads, ids: [])
+    monkeypatch.setattr(outline_markers, "MIN_LEAD", 10.0)
     without = identify_frame(frame, None, codes="fast", game="pickpic")
     assert "pickpic-087" not in {r.card for r in without.cards}
 

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, marker_pairs, quads
+from vision.identify import appearance, marker_pairs, outline_markers, quads
 from vision.identify.candidates import Thresholds, _area, _Candidate
 from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
 from vision.kit import geometry
@@ -172,6 +172,17 @@ def _by_codes(
         more += marker_pairs.unread_sightings(grey, cards, unread[0], game)
     if more:
         cards = vote(sightings + more)
+    if game is not None:
+        found = outline_markers.outline_sightings(
+            grey,
+            grads(),
+            [c.corners_px.astype(np.float64) for c in cards],
+            game,
+            lambda poses, faces: _face_agreement(bgr, poses, faces),
+        )
+        if found:
+            more += found
+            cards = vote(sightings + more)
     if not cards:
         return []
     # Every pose of every card at once: snapped to the edges, checked against its picture.

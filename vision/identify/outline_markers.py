@@ -1,0 +1,239 @@
+"""A card's two markers read where its outline puts them (issue 26, part 3).
+
+A small card's marker, 10-20 px wide and blurred, is often not found as a dark square at all:
+across its 2 mm white pad, blur joins it to a dark picture (or to the card's own dark
+border), and the adaptive threshold sees one blob. The card's outline is still seen
+against the table, and where its markers lie on it is known (KIT.md,
+:func:`vision.identify.codes.face_geometry`): both at opposite corners, printed the same way
+up, so a card's outline, first side short, puts them at the same two places whichever way
+up it lies (turned half round, each square holds the other marker, turned half round too).
+
+Each card-shaped outline that no code names (:func:`vision.identify.quads.find_outlines`,
+in what the cards named leave of the silhouettes) is read in its two poses: its two marker
+squares are sampled on :mod:`vision.identify.blur_read`'s grid and correlated with every
+marker of the game in the turn the pose gives, each as blur would show it. A marker's score
+is the mean of its two squares'; the outline is named by the best marker when that scores
+at least :data:`MIN_SCORE`, each square :data:`MIN_SQUARE`, and leads every other marker of
+the kit (in any turn, either pose) by :data:`MIN_LEAD`, and where the card's picture agrees with
+the face named, and no less than with the runner-up's. Each square is first moved to where
+the ring every marker shares (its black border, its white pad) is seen best, round where
+the outline puts it (:func:`_located`). What it names is a pair of soft sightings (both
+squares), counted only where the card's picture agrees, as every reading by likeness
+(:func:`vision.identify.code_cards._by_codes`): the card is placed by its two markers.
+
+The card's size where it lies is told from the cards the codes name (their centres and
+heights, ``heights_at`` of :func:`~vision.identify.quads.find_outlines`): on the hard
+development sets 8 cards more than without, 0 wrong.
+
+Only for games whose every face is portrait and carries two markers at the same places
+(:func:`_layout`: Pick Pic, Pic Flip, Picasso's word cards; not Picmix)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.identify import blur_read, quads
+from vision.identify.candidates import _long_side
+from vision.identify.codes import _ROTATED, CodeSighting, _sample_xy, face_geometry, sighting
+from vision.identify.likeness import game_marker_ids
+from vision.identify.outlines import _silhouettes_less
+from vision.kit.codes import card_for_marker, marker_table
+
+#: An outline is named by the best marker of the game when the mean of its two squares'
+#: correlations is at least MIN_SCORE, each square's MIN_SQUARE, and it leads every other
+#: marker of the kit (the mean of its two squares in one turn: any turn, so either pose) by
+#: MIN_LEAD; and when the card's picture where the outline lies agrees with the face named
+#: at least as well as with the face of the game's runner-up marker, and by PICTURE_MIN
+#: (``Thresholds.agree``, what makes a picture's agreement evidence). Development sets,
+#: hard codes tables (project's camera: seed 0 default looks, seed 5 development looks;
+#: the second drawer: seeds 0 and 5, development looks; 623 outlines read): by the lead
+#: alone, 0.04 named 210 cards right and 4 outlines wrongly, 0.05 183 and 2, 0.06 156 and
+#: 0; with the picture's two tests, 0.06 named 144, none wrong. PICTURE_MIN is what keeps
+#: a real photo clean: in the inside of a phone's photographed QR code
+#: (zxing-qrcode/qrcode-3/38.png) an outline of modules led by 0.06-0.08, its picture
+#: agreeing 0.33.
+MIN_SCORE = 0.6
+MIN_SQUARE = 0.4
+MIN_LEAD = 0.06
+PICTURE_MIN = 0.35
+#: Outlines read a frame, the best supported first.
+MAX_OUTLINES = 24
+#: An outline is often a few pixels off (a cell is 2-3): each square is looked for at these
+#: scales and shifts (cells, along its axes) round where the outline puts it, and taken
+#: where the ring every marker shares is seen best (:func:`_located`). Against taking the
+#: best of every marker's correlation over the same places (75 a square: a whole hard frame
+#: read in 190 ms against 32), the ring found more cards on the same sets (183 against
+#: 157 at a lead of 0.05).
+SCALES = np.array([0.9, 1.0, 1.1])
+SHIFTS = np.array(
+    [(x, y) for y in (-0.6, -0.3, 0.0, 0.3, 0.6) for x in (-0.6, -0.3, 0.0, 0.3, 0.6)]
+)
+
+
+@functools.cache
+def _layout(game: str) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """(face corners (4, 2) mm, marker squares (2, 4, 2) mm) of the game's portrait faces, when
+    every face of the game has its two markers at the same places; else None."""
+    seen = set()
+    for card, side in marker_table().values():
+        if not card.startswith(f"{game}-"):
+            continue
+        size, markers, _ = face_geometry(card, side)
+        if len(markers) != 2 or size[0] > size[1]:
+            return None
+        seen.add((size, tuple(m.corners().astype(np.float64).round(3).tobytes() for m in markers)))
+    if len(seen) != 1:
+        return None
+    size, _ = next(iter(seen))
+    card, side = next((c, s) for c, s in marker_table().values() if c.startswith(f"{game}-"))
+    _, markers, _ = face_geometry(card, side)
+    w, h = size
+    face = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    return face, np.stack([m.corners().astype(np.float64) for m in markers])
+
+
+def _homographies(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(n, 3, 3) homographies from the four points ``src`` (4, 2) to each of ``dst`` (n, 4, 2)."""
+    n = len(dst)
+    a = np.zeros((n, 8, 8))
+    b = dst.reshape(n, 8)
+    for k in range(4):
+        x, y = src[k]
+        u, v = dst[:, k, 0], dst[:, k, 1]
+        a[:, 2 * k, :3] = (x, y, 1)
+        a[:, 2 * k, 6] = -u * x
+        a[:, 2 * k, 7] = -u * y
+        a[:, 2 * k + 1, 3:6] = (x, y, 1)
+        a[:, 2 * k + 1, 6] = -v * x
+        a[:, 2 * k + 1, 7] = -v * y
+    h = np.linalg.solve(a, b[..., None])[..., 0]
+    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+
+
+def _apply(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Points (m, 2) through each of homographies (n, 3, 3): (n, m, 2)."""
+    p = np.einsum("nij,mj->nmi", h, np.hstack([pts, np.ones((len(pts), 1))]))
+    return p[..., :2] / p[..., 2:]
+
+
+#: The ring every marker shares, sampled on a grid a little wider than the square: its
+#: outer cells black, a band outside it white (its pad: 2 mm of a 20 mm marker), its inner
+#: cells not looked at.
+_RING_OUT = 0.08
+_RING_GRID = 16
+
+
+@functools.cache
+def _ring() -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(u, v) sample points (p,) in the square's coordinates and the ring's template (p,),
+    zero mean and unit norm over them."""
+    g = (np.arange(_RING_GRID) + 0.5) / _RING_GRID * (1 + 2 * _RING_OUT) - _RING_OUT
+    u, v = (a.ravel() for a in np.meshgrid(g, g))
+    inside = (u >= 0) & (u <= 1) & (v >= 0) & (v <= 1)
+    edge = np.minimum(np.minimum(u, 1 - u), np.minimum(v, 1 - v))
+    ring = inside & (edge < 1 / 6)
+    keep = ~inside | ring
+    t = np.where(ring, -1.0, 1.0)[keep]
+    t -= t.mean()
+    t /= np.linalg.norm(t)
+    return u[keep], v[keep], t
+
+
+def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Squares (n, 2, 4, 2) moved to where the ring every marker shares is seen best, among
+    :data:`SCALES` and :data:`SHIFTS` (cells) round them."""
+    n = len(sq)
+    centre = sq.mean(axis=2, keepdims=True)
+    ex = (0.5 * ((sq[:, :, 1] - sq[:, :, 0]) + (sq[:, :, 2] - sq[:, :, 3])) / 6)[:, :, None, None]
+    ey = (0.5 * ((sq[:, :, 3] - sq[:, :, 0]) + (sq[:, :, 2] - sq[:, :, 1])) / 6)[:, :, None, None]
+    scaled = centre[:, :, None] + SCALES[None, None, :, None, None] * (sq - centre)[:, :, None]
+    moved = (
+        scaled[:, :, :, None]
+        + SHIFTS[None, None, None, :, None, 0:1] * ex[:, :, None]
+        + SHIFTS[None, None, None, :, None, 1:2] * ey[:, :, None]
+    ).reshape(n, 2, -1, 4, 2)
+    u, v, t = _ring()
+    q = moved.reshape(-1, 4, 2)
+    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])  # (4, p)
+    x, y = q[:, :, 0] @ w, q[:, :, 1] @ w
+    s = _sample_xy(grey, x, y).reshape(len(q), -1).astype(np.float64)
+    s -= s.mean(axis=1, keepdims=True)
+    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
+    best = (s @ t).reshape(n, 2, -1).argmax(axis=2)
+    return np.take_along_axis(moved, best[:, :, None, None, None], axis=2)[:, :, 0]
+
+
+def outline_sightings(
+    grey: NDArray[np.uint8],
+    grads: quads.Gradients,
+    placed: Sequence[NDArray[np.float64]],
+    game: str,
+    agreement: Callable[[NDArray[np.float64], list[tuple[str, str]]], NDArray[np.float64]]
+    | None = None,
+) -> list[CodeSighting]:
+    """Soft marker sightings read where card outlines put a card's markers (see the module
+    docstring); ``placed``: (4, 2) corners of the cards the codes already place."""
+    layout = _layout(game)
+    if layout is None:
+        return []
+    face, squares = layout
+    regions = quads.silhouettes(grey)
+    if len(placed):
+        regions = (_silhouettes_less(regions, placed, 3), regions[1])
+    heights_at = None
+    if len(placed):
+        heights_at = np.array([[*q.mean(axis=0), _long_side(q)] for q in placed], np.float64)
+    outlines = quads.find_outlines(grey, grads=grads, regions=regions, heights_at=heights_at)
+    outlines = outlines[:MAX_OUTLINES]
+    if not outlines:
+        return []
+    corners = np.stack([o.corners_px for o in outlines]).astype(np.float64)
+    n = len(corners)
+    # The two squares where the outline, first side short at the top, puts them (turned half
+    # round, the card has its markers at the same two places).
+    h = _homographies(face, corners)
+    sq = _apply(h, squares.reshape(-1, 2)).reshape(n, 2, 4, 2)
+    found = _located(grey, sq)  # (n, 2, 4, 2)
+    columns = blur_read.marker_columns()
+    turn = np.arange(len(columns)) % 4
+    score = blur_read.correlations(
+        grey, found.reshape(-1, 4, 2).astype(np.float32), game_marker_ids(game)
+    ).reshape(n, 2, -1)
+    ids = columns[turn == 0]
+    # (n, pose, square, marker): the turn each pose gives (0, or 2 turned half round).
+    mine = np.stack([score[:, :, turn == 0], score[:, :, turn == 2]], axis=1)
+    joint = mine.mean(axis=2)  # (n, pose, marker)
+    out: list[CodeSighting] = []
+    for i in range(n):
+        pose, col = np.unravel_index(int(np.argmax(joint[i])), joint[i].shape)
+        top = float(joint[i, pose, col])
+        marker = int(ids[col])
+        each = mine[i, pose, :, col]
+        if top < MIN_SCORE or each.min() < MIN_SQUARE:
+            continue
+        # Every other marker of the kit, in any turn (a rival scores as the mean of its two
+        # squares in one turn).
+        every = blur_read.correlations(grey, found[i].astype(np.float32))
+        rival = float(every.mean(axis=0)[columns != marker].max())
+        other = np.where(ids[None] == marker, -np.inf, joint[i])
+        runner = int(ids[np.unravel_index(int(np.argmax(other)), other.shape)[1]])
+        named, second = card_for_marker(marker), card_for_marker(runner)
+        if named is None:
+            continue
+        outline = np.roll(corners[i], -2 * int(pose), axis=0)
+        if agreement is not None and second is not None:
+            a = agreement(np.stack([outline, outline]), [named, second])
+        else:
+            a = np.array([PICTURE_MIN, 0.0])
+        if top - rival < MIN_LEAD or a[0] < max(a[1], PICTURE_MIN):
+            continue
+        for k in range(2):
+            quad = found[i, k][_ROTATED[2 * int(pose)]]
+            s = sighting("marker", named[0], named[1], quad, soft=True)
+            if s is not None:
+                out.append(s)
+    return out
