@@ -158,9 +158,8 @@ def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.flo
     ).reshape(n, 2, -1, 4, 2)
     u, v, t = _ring()
     q = moved.reshape(-1, 4, 2)
-    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])  # (4, p)
-    x, y = q[:, :, 0] @ w, q[:, :, 1] @ w
-    s = _sample_xy(grey, x, y).reshape(len(q), -1).astype(np.float64)
+    s = _sample_xy(grey, *blur_read.bilinear_points(q, u, v)).reshape(len(q), -1)
+    s = s.astype(np.float64)
     s -= s.mean(axis=1, keepdims=True)
     s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
     best = (s @ t).reshape(n, 2, -1).argmax(axis=2)
