@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.identify import outline_markers, quads
-from vision.identify.codes import face_geometry
+from vision.identify.codes import _lstsq_homographies, face_geometry
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 from vision.kit import render_face
@@ -28,6 +28,10 @@ def _hard_scene(index: int) -> tuple[np.ndarray, object]:
 def _named(frame: np.ndarray) -> dict[str, np.ndarray]:
     res = identify_frame(frame, None, codes="fast", game="pickpic")
     return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
+
+
+def _grads_regions(grey: np.ndarray) -> tuple[quads.Gradients, tuple[np.ndarray, float]]:
+    return quads.Gradients(grey), quads.silhouettes(grey)
 
 
 def _truth_card(truth, card: str):
@@ -74,7 +78,7 @@ def test_the_squares_are_found_where_the_ring_every_marker_shares_is() -> None:
     t = _truth_card(truth, "pickpic-044")
     face, squares = outline_markers._layout("pickpic")
     true_sq = outline_markers._apply(
-        outline_markers._homographies(face, t.corners_px.astype(np.float64)[None]),
+        _lstsq_homographies(face[None], t.corners_px.astype(np.float64)[None])[0],
         squares.reshape(-1, 2),
     ).reshape(1, 2, 4, 2)
     cell = np.linalg.norm(true_sq[0, 0, 1] - true_sq[0, 0, 0]) / 6
@@ -110,7 +114,7 @@ def test_a_card_with_its_markers_painted_out_is_named_by_none() -> None:
         face[y0:y1, x0:x1] = 255
     frame, _ = _plain_card_frame(face)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    assert outline_markers.outline_sightings(grey, quads.Gradients(grey), [], "pickpic") == []
+    assert outline_markers.outline_sightings(grey, *_grads_regions(grey), [], "pickpic") == []
     assert identify_frame(frame, None, codes="fast", game="pickpic").cards == ()
 
 
@@ -119,16 +123,16 @@ def test_a_card_is_not_named_where_its_picture_agrees_better_with_the_runner_up(
     frame, _ = _plain_card_frame(face)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     found = outline_markers.outline_sightings(
-        grey, quads.Gradients(grey), [], "pickpic", lambda p, f: np.array([0.5, 0.4])
+        grey, *_grads_regions(grey), [], "pickpic", lambda p, f: np.array([0.5, 0.4])
     )
     assert {(s.card, s.side) for s in found} == {("pickpic-044", "front")}
     assert len(found) == 2  # both squares
     refused = outline_markers.outline_sightings(
-        grey, quads.Gradients(grey), [], "pickpic", lambda p, f: np.array([0.4, 0.5])
+        grey, *_grads_regions(grey), [], "pickpic", lambda p, f: np.array([0.4, 0.5])
     )
     assert refused == []
 
 
 def test_nothing_to_read_without_a_game_layout() -> None:
     grey = np.full((120, 160), 128, np.uint8)
-    assert outline_markers.outline_sightings(grey, quads.Gradients(grey), [], "nogame") == []
+    assert outline_markers.outline_sightings(grey, *_grads_regions(grey), [], "nogame") == []

@@ -158,8 +158,13 @@ def _by_codes(
     grads: Callable[[], quads.Gradients],
     reader: CodeReader,
     t: Thresholds,
-    game: str | None = None,
+    game: str | None,
+    regions: Callable[[], tuple[NDArray[np.uint8], float]],
 ) -> list[_Candidate]:
+    """The cards named by their codes (see the module docstring). ``grads``, ``regions``:
+    the frame's :class:`~vision.identify.quads.Gradients` and
+    :func:`~vision.identify.quads.silhouettes`, made on first use (and shared with the
+    pictures' steps)."""
     unread: list[NDArray[np.float32]] = []
     sightings = read_sightings(bgr, grey, reader, game=game, unread=unread)
     cards = vote(sightings)
@@ -176,6 +181,7 @@ def _by_codes(
         found = outline_markers.outline_sightings(
             grey,
             grads(),
+            regions(),
             [c.corners_px.astype(np.float64) for c in cards],
             game,
             lambda poses, faces: _face_agreement(bgr, poses, faces),

@@ -207,9 +207,11 @@ def identify_frame(
     # of it cost more than the whole).
     pictures = deck is not None and features and len(deck) > 0
     grads = functools.cache(lambda: quads.Gradients(grey, whole=pictures))
+    # The silhouettes, made once for the codes' outlines and the pictures'.
+    regions = functools.cache(lambda: quads.silhouettes(grey))
     readings: list[_Candidate] = []
     if codes is not None:
-        readings.extend(_by_codes(bgr, grey, grads, codes, thresholds, game))
+        readings.extend(_by_codes(bgr, grey, grads, codes, thresholds, game, regions))
     unknown: list[UnknownCard] = []
     if deck is not None and features and len(deck):
         # A QR code read where no card's outline is (QR_UNFRAMED_CONFIDENCE) says nothing of
@@ -226,7 +228,7 @@ def identify_frame(
         table = not by_keypoints or _shows_a_table(placed, zones, found_markers)
         if table:
             found_cards, unknown_quads = _by_pictures(
-                bgr, grey, grads(), deck, taken, height, thresholds, found_markers()
+                bgr, grey, grads(), deck, taken, height, thresholds, found_markers(), regions()
             )
             # A card retrieved by its keypoints can land on a card its codes already named:
             # one reading per card and per place.
@@ -304,8 +306,8 @@ def _by_pictures(
     height: float | None,
     t: Thresholds,
     found_markers: tuple[NDArray[np.float64], NDArray[np.intp]],
+    regions: tuple[NDArray[np.uint8], float],
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
-    regions = quads.silhouettes(grey)
     markers = found_markers[0]
     # The keypoint pass first: the cards its places name need no outline of their own (a
     # small deck's cards are each searched over the whole frame later, for precise corners).

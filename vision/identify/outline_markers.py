@@ -38,8 +38,17 @@ from numpy.typing import NDArray
 
 from vision.identify import blur_read, quads
 from vision.identify.candidates import _long_side
-from vision.identify.codes import _ROTATED, CodeSighting, _sample_xy, face_geometry, sighting
+from vision.identify.codes import (
+    _ROTATED,
+    CodeSighting,
+    _face_corners_mm,
+    _lstsq_homographies,
+    _sample_xy,
+    face_geometry,
+    sighting,
+)
 from vision.identify.likeness import game_marker_ids
+from vision.identify.marker_pairs import _axes
 from vision.identify.outlines import _silhouettes_less
 from vision.kit.codes import card_for_marker, marker_table
 
@@ -78,40 +87,19 @@ SHIFTS = np.array(
 def _layout(game: str) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """(face corners (4, 2) mm, marker squares (2, 4, 2) mm) of the game's portrait faces, when
     every face of the game has its two markers at the same places; else None."""
-    seen = set()
+    layout = None
     for card, side in marker_table().values():
         if not card.startswith(f"{game}-"):
             continue
         size, markers, _ = face_geometry(card, side)
         if len(markers) != 2 or size[0] > size[1]:
             return None
-        seen.add((size, tuple(m.corners().astype(np.float64).round(3).tobytes() for m in markers)))
-    if len(seen) != 1:
-        return None
-    size, _ = next(iter(seen))
-    card, side = next((c, s) for c, s in marker_table().values() if c.startswith(f"{game}-"))
-    _, markers, _ = face_geometry(card, side)
-    w, h = size
-    face = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    return face, np.stack([m.corners().astype(np.float64) for m in markers])
-
-
-def _homographies(src: NDArray[np.float64], dst: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(n, 3, 3) homographies from the four points ``src`` (4, 2) to each of ``dst`` (n, 4, 2)."""
-    n = len(dst)
-    a = np.zeros((n, 8, 8))
-    b = dst.reshape(n, 8)
-    for k in range(4):
-        x, y = src[k]
-        u, v = dst[:, k, 0], dst[:, k, 1]
-        a[:, 2 * k, :3] = (x, y, 1)
-        a[:, 2 * k, 6] = -u * x
-        a[:, 2 * k, 7] = -u * y
-        a[:, 2 * k + 1, 3:6] = (x, y, 1)
-        a[:, 2 * k + 1, 6] = -v * x
-        a[:, 2 * k + 1, 7] = -v * y
-    h = np.linalg.solve(a, b[..., None])[..., 0]
-    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+        face = (_face_corners_mm(size), np.stack([m.corners().astype(np.float64) for m in markers]))
+        if layout is None:
+            layout = face
+        elif not all(np.allclose(x, y, atol=1e-3) for x, y in zip(layout, face, strict=True)):
+            return None
+    return layout
 
 
 def _apply(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -148,8 +136,7 @@ def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.flo
     :data:`SCALES` and :data:`SHIFTS` (cells) round them."""
     n = len(sq)
     centre = sq.mean(axis=2, keepdims=True)
-    ex = (0.5 * ((sq[:, :, 1] - sq[:, :, 0]) + (sq[:, :, 2] - sq[:, :, 3])) / 6)[:, :, None, None]
-    ey = (0.5 * ((sq[:, :, 3] - sq[:, :, 0]) + (sq[:, :, 2] - sq[:, :, 1])) / 6)[:, :, None, None]
+    ex, ey = (a[:, :, None, None] / 6 for a in _axes(sq))  # a cell along each axis
     scaled = centre[:, :, None] + SCALES[None, None, :, None, None] * (sq - centre)[:, :, None]
     moved = (
         scaled[:, :, :, None]
@@ -169,32 +156,35 @@ def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.flo
 def outline_sightings(
     grey: NDArray[np.uint8],
     grads: quads.Gradients,
+    regions: tuple[NDArray[np.uint8], float],
     placed: Sequence[NDArray[np.float64]],
     game: str,
     agreement: Callable[[NDArray[np.float64], list[tuple[str, str]]], NDArray[np.float64]]
     | None = None,
 ) -> list[CodeSighting]:
     """Soft marker sightings read where card outlines put a card's markers (see the module
-    docstring); ``placed``: (4, 2) corners of the cards the codes already place."""
+    docstring); ``regions``: :func:`vision.identify.quads.silhouettes` of ``grey``;
+    ``placed``: (4, 2) corners of the cards the codes already place."""
     layout = _layout(game)
     if layout is None:
         return []
     face, squares = layout
-    regions = quads.silhouettes(grey)
-    if len(placed):
-        regions = (_silhouettes_less(regions, placed, 3), regions[1])
     heights_at = None
     if len(placed):
+        regions = (_silhouettes_less(regions, placed, 3), regions[1])
         heights_at = np.array([[*q.mean(axis=0), _long_side(q)] for q in placed], np.float64)
     outlines = quads.find_outlines(grey, grads=grads, regions=regions, heights_at=heights_at)
     outlines = outlines[:MAX_OUTLINES]
     if not outlines:
         return []
     corners = np.stack([o.corners_px for o in outlines]).astype(np.float64)
-    n = len(corners)
     # The two squares where the outline, first side short at the top, puts them (turned half
     # round, the card has its markers at the same two places).
-    h = _homographies(face, corners)
+    h, ok = _lstsq_homographies(np.broadcast_to(face, corners.shape), corners)
+    corners, h = corners[ok], h[ok]
+    n = len(corners)
+    if not n:
+        return []
     sq = _apply(h, squares.reshape(-1, 2)).reshape(n, 2, 4, 2)
     found = _located(grey, sq)  # (n, 2, 4, 2)
     columns = blur_read.marker_columns()
@@ -218,6 +208,8 @@ def outline_sightings(
         # squares in one turn).
         every = blur_read.correlations(grey, found[i].astype(np.float32))
         rival = float(every.mean(axis=0)[columns != marker].max())
+        if top - rival < MIN_LEAD:
+            continue
         other = np.where(ids[None] == marker, -np.inf, joint[i])
         runner = int(ids[np.unravel_index(int(np.argmax(other)), other.shape)[1]])
         named, second = card_for_marker(marker), card_for_marker(runner)
@@ -228,7 +220,7 @@ def outline_sightings(
             a = agreement(np.stack([outline, outline]), [named, second])
         else:
             a = np.array([PICTURE_MIN, 0.0])
-        if top - rival < MIN_LEAD or a[0] < max(a[1], PICTURE_MIN):
+        if a[0] < max(a[1], PICTURE_MIN):
             continue
         for k in range(2):
             quad = found[i, k][_ROTATED[2 * int(pose)]]
