@@ -5,11 +5,12 @@ line, where a coarse or bent view widened and curved a long stick's wood, are on
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from vision.picasso import BoardReading, read_board
 from vision.picasso.profile import DEFAULT_PROFILE, StickSize
-from vision.picasso.reader import join_overlapping
+from vision.picasso.reader import join_overlapping, split_at_seams
 from vision.picasso.sticks import STRETCH_MAX, StickFit, stick_kind
 
 
@@ -102,3 +103,33 @@ def test_a_long_stick_cut_in_two_and_short_of_an_end_is_joined() -> None:
     reading = read_board(frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == truth.board.counts
+
+
+def _plain_canvas() -> np.ndarray:
+    """A normalised canvas picture (canvas at 200) with a 150 mm bar of even wood across it
+    at y = 100 mm: no joint shows anywhere along it."""
+    s = 1.5
+    norm = np.full((round(260 * s), round(360 * s), 3), 200, np.uint8)
+    y0, y1 = round(96 * s), round(104 * s)
+    norm[y0:y1, round(100 * s) : round(250 * s)] = (120, 170, 210)
+    return norm
+
+
+@pytest.mark.parametrize(
+    ("length", "want"),
+    [
+        (150.0, ["long_stick", "short_stick"]),  # a long and a short stick touching end to end
+        (104.0, ["long_stick"]),  # one long stick, a little stretched: no joint, no cut
+    ],
+)
+def test_a_stretch_too_long_for_one_stick_is_two(length: float, want: list[str]) -> None:
+    """A stretch longer than any kit stick measures (``STRETCH_MAX`` times the longest) is
+    two sticks, the pair nearest its length, even where no joint shows (two sticks touching
+    end to end); a stretch one stick could measure is left whole without a joint."""
+    fit = StickFit(
+        stick_kind(length, DEFAULT_PROFILE), (100.0, 100.0), (100.0 + length, 100.0), length
+    )
+    out = split_at_seams([fit], _plain_canvas(), 1.5, DEFAULT_PROFILE)
+    assert sorted(f.kind for f in out) == want
+    assert sum(f.length_mm for f in out) == pytest.approx(length)
+    assert out[0].p0 == fit.p0 and out[-1].p1 == fit.p1

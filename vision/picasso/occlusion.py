@@ -25,6 +25,7 @@ patch counts only when it is darker than what lies round it (``dark_objects``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -53,6 +54,113 @@ EDGE_BAND_MM = 4.0
 SHADOW_CONTRAST_L = 4.0
 #: Width of that ring (mm).
 RING_MM = 2.5
+
+
+#: What lies just beyond the canvas edge (mm from it): an arm coming in over the edge covers
+#: the board's frame (or the table) there too; a piece lying against the edge does not.
+BEYOND_MM = (3.0, 10.0)
+#: A place along an edge is covered beyond it when the strip's colour there (its mean across
+#: the strip, over ``BEYOND_ALONG_MM`` along it) differs from the median of the four edges'
+#: strips by more than ``BEYOND_DE_MIN`` (CIE76 delta E), or ``BEYOND_DE_SPREAD`` times the
+#: median of that difference where the frame is textured (wood grain). Averaged across the
+#: strip, the grain of a light wooden frame differs from its median by 1-7, a hand's skin
+#: over it by 9-18 (hard run seed 1 in development looks, board 23: a fingertip at the
+#: edge).
+BEYOND_ALONG_MM = 3.0
+BEYOND_DE_MIN = 8.0
+BEYOND_DE_SPREAD = 2.5
+#: Something at the edge comes in over it only where it meets this much (mm) of covered
+#: strip beyond (or strip the camera does not see).
+BEYOND_MIN_MM = 5.0
+#: A patch at the edge is the pieces found when they explain this share of it.
+PIECE_SHARE = 0.8
+SIDES = ("top", "bottom", "left", "right")
+
+
+class Outside:
+    """Where something covers what lies just beyond the canvas edges (``BEYOND_MM``), to tell
+    an arm coming in over an edge from a piece lying against it. Measured from the frame on
+    first use (most frames have nothing at the edge); without the frame, every place counts
+    as covered and an object at the edge comes in, as it did before the frame was looked
+    at."""
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+        self._covered: dict[str, NDArray[np.bool_]] | None = None
+
+    def covered(self, side: str) -> NDArray[np.bool_] | None:
+        """(L,) bool along ``side`` (canvas pixels): covered beyond the edge, or not in
+        view; None when nothing beyond the edges is known."""
+        if self._covered is None:
+            self._covered = self._measure()
+        return self._covered.get(side)
+
+    def _measure(self) -> dict[str, NDArray[np.bool_]]:
+        view = self._view
+        if view is None or getattr(view, "frame", None) is None:
+            return {}
+        means: list[NDArray[np.float32]] = []
+        seens: list[NDArray[np.bool_]] = []
+        k = max(1, round(BEYOND_ALONG_MM * view.px_per_mm))
+        for side in SIDES:
+            got = view.beyond(side, BEYOND_MM)
+            if got is None:
+                return {}
+            strip, seen = got
+            lab = cv2.cvtColor(strip.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2LAB)
+            means.append(cv2.blur(lab.mean(axis=0, keepdims=True), (k, 1))[0])
+            seens.append(seen)
+        seen_all = np.concatenate(seens)
+        if np.count_nonzero(seen_all) < 10:
+            return {side: np.ones(m.shape[0], bool) for side, m in zip(SIDES, means, strict=True)}
+        # One reference for the four sides (the frame round the canvas is one thing; an arm
+        # may cover most of one side, never most of all four).
+        mean_all = np.concatenate(means)
+        de_all = np.sqrt(((mean_all - np.median(mean_all[seen_all], axis=0)) ** 2).sum(axis=1))
+        limit = max(BEYOND_DE_MIN, BEYOND_DE_SPREAD * float(np.median(de_all[seen_all])))
+        covered = (de_all > limit) | ~seen_all
+        out: dict[str, NDArray[np.bool_]] = {}
+        start = 0
+        for side, m in zip(SIDES, means, strict=True):
+            out[side] = covered[start : start + m.shape[0]]
+            start += m.shape[0]
+        return out
+
+    def reaches_out(
+        self, mine: NDArray[np.bool_], x: int, y: int, band: int, shape: tuple[int, int], s: float
+    ) -> bool:
+        """Whether a patch (``mine``: its (h, w) bool pixels in its box at canvas pixel
+        (``x``, ``y``)) meets covered strip beyond an edge (``BEYOND_MIN_MM`` of it) where it
+        lies within ``band`` pixels of that edge. True whenever nothing beyond is known."""
+        h, w = shape
+        bh, bw = mine.shape
+        need = BEYOND_MIN_MM * s
+        for side in SIDES:
+            if side == "top":
+                rows = max(0, min(bh, band - y))
+                touch = mine[:rows].any(axis=0) if rows else None
+                lo = x
+            elif side == "bottom":
+                rows = max(0, min(bh, y + bh - (h - band)))
+                touch = mine[bh - rows :].any(axis=0) if rows else None
+                lo = x
+            elif side == "left":
+                cols = max(0, min(bw, band - x))
+                touch = mine[:, :cols].any(axis=1) if cols else None
+                lo = y
+            else:
+                cols = max(0, min(bw, x + bw - (w - band)))
+                touch = mine[:, bw - cols :].any(axis=1) if cols else None
+                lo = y
+            if touch is None or not touch.any():
+                continue
+            cov = self.covered(side)
+            if cov is None:
+                return True
+            where = cov[lo : lo + touch.size]
+            if int(np.count_nonzero(where & touch[: where.size])) >= need:
+                return True
+        return False
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,13 +233,19 @@ def dark_objects(
 
 
 def entering(
-    foreground: NDArray[np.uint8], s: float, margins: tuple[int, int, int, int] = (0, 0, 0, 0)
+    foreground: NDArray[np.uint8],
+    s: float,
+    margins: tuple[int, int, int, int] = (0, 0, 0, 0),
+    outside: Outside | None = None,
+    pieces: NDArray[np.uint8] | None = None,
 ) -> NDArray[np.uint8]:
     """(H, W) uint8 0/1: the ``foreground`` patches that come in over the canvas's edge the
     way an arm does: touching the outer 2 mm of the canvas (inside what shows of the frame)
     along at least ``CONTACT_MM`` and reaching ``DEPTH_MM`` inwards. (Pieces lie on the
     canvas, well inside it as a rule; a stick whose end touches the edge touches it along a
-    few millimetres.)"""
+    few millimetres.) A patch the pieces found explain (``pieces``: (H, W) uint8 0/1, at
+    least ``PIECE_SHARE`` of it) with bare frame beyond the edge it touches (``outside``)
+    is pieces lying against the edge, not an arm: an arm covers the frame too."""
     h, w = foreground.shape
     band = max(2, round(2.0 * s))  # inside what ``segment.blank_frame`` blanked
     top, bottom, left, right = margins
@@ -169,6 +283,16 @@ def entering(
             / s
         )
         if contact >= CONTACT_MM and depth >= DEPTH_MM:
+            if (
+                outside is not None
+                and pieces is not None
+                and np.count_nonzero(pieces[y : y + bh, x : x + bw][mine])
+                >= PIECE_SHARE * np.count_nonzero(mine)
+                and not outside.reaches_out(
+                    mine, x, y, max(top, bottom, left, right) + band, (h, w), s
+                )
+            ):
+                continue  # pieces, and the frame beyond is bare: lying against the edge
             out[y : y + bh, x : x + bw][mine] = 1
     return out
 

@@ -27,6 +27,7 @@ from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
 from vision.picasso.occlusion import (
+    Outside,
     dark_objects,
     entering,
     find_occluders,
@@ -35,13 +36,19 @@ from vision.picasso.occlusion import (
     wide_wood,
 )
 from vision.picasso.pairs import merge_pairs
-from vision.picasso.profile import DEFAULT_PROFILE, KitProfile, Lab
+from vision.picasso.profile import DEFAULT_PROFILE, KitProfile, Lab, StickSize
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
-from vision.picasso.sticks import StickFit, find_sticks, stick_kind, stick_size
+from vision.picasso.sticks import (
+    STRETCH_MAX,
+    StickFit,
+    find_sticks,
+    stick_kind,
+    stick_size,
+)
 from vision.sources.guard import check_frame
 
 
@@ -126,6 +133,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     thick = dark_objects(cord.thick, sg.normalised, s)
     foreign = wide | other | thick
     edge = round(2.0 * s)
+    outside = Outside(view)
     for k, name in enumerate(sg.colour_names):
         code = seg.FIRST_COLOUR + k
         found, too_big = colour_patches(labels, code, name, s, profile)
@@ -138,7 +146,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
                 or y <= edge
                 or x + w >= labels.shape[1] - edge
                 or y + h >= labels.shape[0] - edge
-            ):
+            ) and outside.reaches_out(p.mask > 0, x, y, edge + 1, labels.shape[:2], s):
                 too_big.append(p.contour_px)
             else:
                 patches.append(p)
@@ -172,7 +180,10 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     for p in accepted:
         x, y, w, h = p.box
         shape_solid[y : y + h, x : x + w] |= p.mask
-    coming_in = entering((wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins)
+    laid = cv2.dilate(explained.astype(np.uint8), np.ones((5, 5), np.uint8)) | shape_px
+    coming_in = entering(
+        (wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins, outside, laid
+    )
     candidates = foreign | leftover_wood | (colour_px & (1 - shape_px)) | coming_in
     if sg.model_classes is not None:
         candidates = candidates | model_arms(sg.model_classes, candidates.shape, s, sg.margins)
@@ -447,7 +458,10 @@ def split_at_seams(
     wood_mp: NDArray[np.uint8] | None = None,
 ) -> list[StickFit]:
     """Sticks as long as two shorter kit sticks end to end, cut in two where the seam test
-    (``vision.picasso.seams``) finds their joint."""
+    (``vision.picasso.seams``) finds their joint. A stretch longer than any kit stick could
+    measure (``sticks.STRETCH_MAX`` times the longest) is two sticks whether a joint shows or
+    not: the pair of kit sticks nearest its length, cut where the lightness dips more (two
+    sticks laid touching end to end may show no joint at all)."""
     kinds = profile.sorted_sticks
     pairs = [(a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm]
     gray = Lightness(normalised)
@@ -469,6 +483,8 @@ def split_at_seams(
                     break
             if split is not None:
                 break
+        if split is None and f.length_mm > STRETCH_MAX * kinds[-1].length_mm:
+            split = _two_sticks(f, fits, gray, s, profile, wood_mp)
         if split is None:
             out.append(f)
             continue
@@ -479,6 +495,32 @@ def split_at_seams(
         out.append(StickFit(first.kind, f.p0, j, at, True))
         out.append(StickFit(second.kind, j, f.p1, f.length_mm - at, True))
     return out
+
+
+def _two_sticks(
+    f: StickFit,
+    fits: list[StickFit],
+    gray: Lightness,
+    s: float,
+    profile: KitProfile,
+    wood_mp: NDArray[np.uint8] | None,
+) -> tuple[StickSize, StickSize, float]:
+    """The two kit sticks a stretch too long for one is (``split_at_seams``): the pair whose
+    total is nearest its length in ratio, in the order whose joint dips more."""
+    kinds = profile.sorted_sticks
+    a, b = min(
+        ((a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm),
+        key=lambda ab: abs(math.log(f.length_mm / (ab[0].length_mm + ab[1].length_mm))),
+    )
+    scale = f.length_mm / (a.length_mm + b.length_mm)
+    others = [(g.p0, g.p1) for g in fits if g is not f]
+    orders = [(a, b)] if a is b else [(a, b), (b, a)]
+    dips = [
+        seam_cues(gray, f.p0, f.p1, first.length_mm * scale, others, s, profile, wood_mp).dip
+        for first, _ in orders
+    ]
+    first, second = orders[int(np.argmax(dips))]
+    return first, second, first.length_mm * scale
 
 
 def _under(mask: NDArray[np.uint8], pts_mm: object, s: float) -> float:
