@@ -183,12 +183,27 @@ def _boxed_patches(
     return int(n), np.asarray(lab, np.int32), stats, (ox, oy)
 
 
+#: A leftover patch's directions whose reach (``_seed_lines``) is within ``SEED_TIE`` of the
+#: best are tied; with ``SEED_TIES_MIN`` of them (of 45), ``SEED_TIED_LINES`` directions 15
+#: degrees apart or more, spread over the tied ones, are proposed instead of 2. Chosen on the
+#: 14 development sets of issue 25 (1,540 boards): failed boards 127 -> 125 with 6 or 9
+#: lines (short sticks under two others in heaps, each piece of them that shows shorter
+#: than a stick's minimum: 3 boards fixed; one hard board's heap reads a long stick as two
+#: shorts), 124 with ``stick_selection.STACKED_*`` (which keeps a fan of two such lines
+#: from one end from counting twice). The first 4, 6 or 9 tied directions in angle order
+#: instead (they cover only a part of the half turn) read 126, 124 and 124.
+SEED_TIE = 0.02
+SEED_TIES_MIN = 8
+SEED_TIED_LINES = 6
+
+
 def _seed_lines(
     wood_mp: NDArray[np.uint8], rest: NDArray[np.bool_], s: float, width_mm: float
 ) -> list[tuple[_Line, float, float]]:
     """Lines through the wood left unexplained: in each leftover patch at least a third of a
     stick wide, from its innermost point, the directions along which the wood (the whole
-    wood map: the stick may run on under others) reaches furthest, 12 mm each way."""
+    wood map: the stick may run on under others) reaches furthest, 12 mm each way (two of
+    them, or ``SEED_TIED_LINES`` where many directions tie, as in a heap)."""
     n_lab, lab, stats, (ox, oy) = _boxed_patches(rest.astype(np.uint8))
     out: list[tuple[_Line, float, float]] = []
     angles = np.radians(np.arange(0.0, 180.0, 4.0))
@@ -211,9 +226,17 @@ def _seed_lines(
             wood_mp, xs, ys, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0
         )
         score = (vals != 0).mean(1) + 0.5 * (vals == 1).mean(1)
-        order = np.argsort(-score)
+        order = np.argsort(-score, kind="stable")
         taken: list[float] = []
-        for i in order[:6]:
+        # In a heap the wood reaches as far in many directions: tied, their order says
+        # nothing, so more of them are proposed, spread over the tied ones (the measuring
+        # and the selection judge).
+        limit = 2
+        tied = np.flatnonzero(score >= score.max() - SEED_TIE)
+        if len(tied) >= SEED_TIES_MIN:
+            limit = SEED_TIED_LINES
+            order = tied[:: -(-len(tied) // SEED_TIED_LINES)]
+        for i in order[: max(6, 3 * limit)]:
             if score[i] < 1.2:
                 break
             a = float(angles[i])
@@ -223,7 +246,7 @@ def _seed_lines(
                 continue
             taken.append(a)
             out.append((_Line(px, py, a), -6.0, 6.0))
-            if len(taken) == 2:
+            if len(taken) == limit:
                 break
     return out
 

@@ -7,7 +7,8 @@ The chosen set minimises
 and swaps until nothing improves (``_select``); a stick is added only if at least 5 mm of its middle
 band is wood no other stick explains (slivers along sticks already taken do not count).
 Crossing sticks each keep the wood only they explain; a line aimed between two sticks
-covers canvas and loses to the two true ones.
+covers canvas and loses to the two true ones. Two lines fanned a few degrees apart from one
+end, one lying on the other along most of its length, are never both taken (``STACKED_*``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,18 @@ CORE_MM = 4.0
 CORE_MIN_MM = 5.0
 STICK_COST_MM = 7.0
 MISFIT_WEIGHT = 0.3
+#: Two sticks turned ``STACKED_DEG`` apart from a shared end (within ``STACKED_END_MM``)
+#: whose footprints share ``STACKED_SHARE`` of the smaller are never both taken: a narrow
+#: fan of two lines from one end, one lying on the other along most of its length. Once
+#: more lines are proposed in heaps (``stick_proposals.SEED_TIED_LINES``), two lines fanned
+#: out from one end of a stick, each explaining a sliver of the wood beside it, made a
+#: short stick too many (a development look's board, ``tests/picasso/test_learn_shadow.py``).
+#: A stick lying across another at a small angle, its ends clear of the other's, is left to
+#: the cover (hard run seed 0, board 0 has one), and pieces of one line, turned less, to
+#: the joining steps (``reader.join_overlapping``).
+STACKED_DEG = (4.0, 12.0)
+STACKED_SHARE = 0.5
+STACKED_END_MM = 3.0
 
 
 def _rectangle(cand: _Candidate, width_mm: float, s: float, k: int = 1) -> NDArray[np.float64]:
@@ -100,6 +113,8 @@ class _Cover:
         px_per_mm_of_stick: float,
         core_feet: list[NDArray[np.intp]] | None = None,
         core_min_px: float = 0.0,
+        angles: list[float] | None = None,
+        ends_mm: list[NDArray[np.float64]] | None = None,
     ) -> None:
         flat_wood = wood.ravel()
         flat_pen = penalty.ravel()
@@ -134,8 +149,31 @@ class _Cover:
         shared = np.asarray((bits[:, None, :] & bits[None, :, :]).any(axis=2), bool)
         np.fill_diagonal(shared, False)
         self.neighbours: list[set[int]] = [set(np.flatnonzero(row).tolist()) for row in shared]
+        # Pairs that cannot both lie flat (``STACKED_*``), among the neighbours.
+        self.members: set[int] = set()
+        self.stacked: list[set[int]] = [set() for _ in range(n)]
+        if angles is not None and ends_mm is not None:
+            least, limit = math.radians(STACKED_DEG[0]), math.radians(STACKED_DEG[1])
+            for i in range(n):
+                for j in self.neighbours[i]:
+                    if j <= i:
+                        continue
+                    turn = abs((angles[i] - angles[j] + math.pi / 2) % math.pi - math.pi / 2)
+                    if not least <= turn < limit:
+                        continue
+                    gap = np.linalg.norm(ends_mm[i][:, None, :] - ends_mm[j][None, :, :], axis=2)
+                    if gap.min() > STACKED_END_MM:
+                        continue
+                    small = min(feet[i].size, feet[j].size)
+                    if small and np.intersect1d(feet[i], feet[j], assume_unique=True).size >= (
+                        STACKED_SHARE * small
+                    ):
+                        self.stacked[i].add(j)
+                        self.stacked[j].add(i)
 
     def delta_add(self, i: int) -> float:
+        if self.stacked[i] & self.members:
+            return math.inf
         if self.core_feet is not None:
             # The wood only this candidate would explain must include a stretch of its
             # middle, not just slivers along the sides of sticks already taken.
@@ -154,10 +192,12 @@ class _Cover:
     def add(self, i: int) -> None:
         f = self.feet[i]  # footprint indices are unique: fancy assignment is exact
         self.count[f] = self.count[f] + 1
+        self.members.add(i)
 
     def remove(self, i: int) -> None:
         f = self.feet[i]
         self.count[f] = self.count[f] - 1
+        self.members.discard(i)
 
 
 def _select(cover: _Cover, n: int) -> list[int]:
@@ -271,6 +311,8 @@ def _choose(
         width * (s / k) ** 2,
         core_feet,
         CORE_MIN_MM * CORE_MM * (s / k) ** 2,
+        [c.line.angle for c in cands],
+        [c.ends_px(s) / s for c in cands],
     )
     return _select(cover, len(cands))
 

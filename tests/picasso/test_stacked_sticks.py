@@ -1,0 +1,78 @@
+"""Two sticks nearly in one direction whose rectangles share most of the smaller are never
+both taken by the stick selection (``stick_selection.STACKED_*``): one would lie on the
+other along most of its length. A line fanned out a few degrees from a stick's end in a
+heap explains a sliver of wood beside the stick, enough to be worth a stick of its own by
+the cover alone; the rule keeps the stick only."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.picasso import stick_selection as sel
+from vision.picasso.profile import DEFAULT_PROFILE
+from vision.picasso.stick_lines import WOOD_PX, _Candidate, _Line
+
+S = 1.5
+
+
+def _bar(img: np.ndarray, p0: tuple[float, float], angle_deg: float, length: float) -> None:
+    a = math.radians(angle_deg)
+    p1 = (p0[0] + length * math.cos(a), p0[1] + length * math.sin(a))
+    cv2.line(
+        img,
+        (round(p0[0] * S), round(p0[1] * S)),
+        (round(p1[0] * S), round(p1[1] * S)),
+        WOOD_PX,
+        round(8 * S),
+    )
+
+
+def _cand(p0: tuple[float, float], angle_deg: float, length: float) -> _Candidate:
+    return _Candidate(_Line(p0[0] * S, p0[1] * S, math.radians(angle_deg)), 0.0, length)
+
+
+def _fan() -> tuple[np.ndarray, list[_Candidate]]:
+    """A short stick along x from (100, 100) mm, and beside its far end the wood of a heap
+    (a second bar 10 degrees off, as a fanned line would find)."""
+    wm = np.zeros((round(200 * S), round(250 * S)), np.uint8)
+    _bar(wm, (100.0, 100.0), 0.0, 50.0)
+    _bar(wm, (100.0, 100.0), 10.0, 48.0)
+    return wm, [_cand((100.0, 100.0), 0.0, 50.0), _cand((100.0, 100.0), 10.0, 48.0)]
+
+
+def test_a_line_fanned_from_a_stick_is_not_a_second_stick() -> None:
+    wm, cands = _fan()
+    chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
+    assert len(chosen) == 1
+
+
+def test_without_the_rule_both_would_be_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The case is one the rule decides: the cover alone takes both."""
+    monkeypatch.setattr(sel, "STACKED_SHARE", 2.0)
+    wm, cands = _fan()
+    chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
+    assert len(chosen) == 2
+
+
+def test_two_sticks_crossing_are_both_taken() -> None:
+    wm = np.zeros((round(200 * S), round(250 * S)), np.uint8)
+    _bar(wm, (100.0, 100.0), 0.0, 50.0)
+    _bar(wm, (110.0, 80.0), 70.0, 50.0)
+    cands = [_cand((100.0, 100.0), 0.0, 50.0), _cand((110.0, 80.0), 70.0, 50.0)]
+    chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
+    assert sorted(chosen) == [0, 1]
+
+
+def test_two_sticks_side_by_side_are_both_taken() -> None:
+    """Parallel and 11 mm apart (3 mm of canvas between them): their rectangles do not
+    overlap."""
+    wm = np.zeros((round(200 * S), round(250 * S)), np.uint8)
+    _bar(wm, (100.0, 100.0), 0.0, 50.0)
+    _bar(wm, (100.0, 111.0), 0.0, 50.0)
+    cands = [_cand((100.0, 100.0), 0.0, 50.0), _cand((100.0, 111.0), 0.0, 50.0)]
+    chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
+    assert sorted(chosen) == [0, 1]
