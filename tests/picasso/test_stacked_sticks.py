@@ -58,21 +58,19 @@ def test_without_the_rule_both_would_be_taken(monkeypatch: pytest.MonkeyPatch) -
     assert len(chosen) == 2
 
 
-def test_two_sticks_crossing_are_both_taken() -> None:
+@pytest.mark.parametrize(
+    "second",
+    [
+        pytest.param(((110.0, 80.0), 70.0), id="crossing"),
+        # parallel and 11 mm apart (3 mm of canvas between them): no overlap
+        pytest.param(((100.0, 111.0), 0.0), id="side-by-side"),
+    ],
+)
+def test_two_sticks_crossing_or_side_by_side_are_both_taken(second) -> None:
+    (p0, angle) = second
     wm = np.zeros((round(200 * S), round(250 * S)), np.uint8)
     _bar(wm, (100.0, 100.0), 0.0, 50.0)
-    _bar(wm, (110.0, 80.0), 70.0, 50.0)
-    cands = [_cand((100.0, 100.0), 0.0, 50.0), _cand((110.0, 80.0), 70.0, 50.0)]
-    chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
-    assert sorted(chosen) == [0, 1]
-
-
-def test_two_sticks_side_by_side_are_both_taken() -> None:
-    """Parallel and 11 mm apart (3 mm of canvas between them): their rectangles do not
-    overlap."""
-    wm = np.zeros((round(200 * S), round(250 * S)), np.uint8)
-    _bar(wm, (100.0, 100.0), 0.0, 50.0)
-    _bar(wm, (100.0, 111.0), 0.0, 50.0)
-    cands = [_cand((100.0, 100.0), 0.0, 50.0), _cand((100.0, 111.0), 0.0, 50.0)]
+    _bar(wm, p0, angle, 50.0)
+    cands = [_cand((100.0, 100.0), 0.0, 50.0), _cand(p0, angle, 50.0)]
     chosen = sel._choose(cands, (wm == WOOD_PX).astype(np.uint8), wm, S, DEFAULT_PROFILE)
     assert sorted(chosen) == [0, 1]
