@@ -25,7 +25,7 @@ patch counts only when it is darker than what lies round it (``dark_objects``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -34,6 +34,9 @@ from numpy.typing import NDArray
 from vision.picasso import pixel_model as pm
 from vision.picasso.masks import opened, patches
 from vision.picasso.segment import lab_of
+
+if TYPE_CHECKING:
+    from vision.picasso.board import BoardView
 
 #: An unexplained patch smaller than this is a speck (mm^2).
 MIN_PATCH_MM2 = 150.0
@@ -84,7 +87,7 @@ class Outside:
     as covered and an object at the edge comes in, as it did before the frame was looked
     at."""
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: BoardView | None) -> None:
         self._view = view
         self._covered: dict[str, NDArray[np.bool_]] | None = None
 
@@ -97,7 +100,7 @@ class Outside:
 
     def _measure(self) -> dict[str, NDArray[np.bool_]]:
         view = self._view
-        if view is None or getattr(view, "frame", None) is None:
+        if view is None or view.frame is None:
             return {}
         means: list[NDArray[np.float32]] = []
         seens: list[NDArray[np.bool_]] = []
@@ -136,23 +139,18 @@ class Outside:
         bh, bw = mine.shape
         need = BEYOND_MIN_MM * s
         for side in SIDES:
-            if side == "top":
-                rows = max(0, min(bh, band - y))
-                touch = mine[:rows].any(axis=0) if rows else None
-                lo = x
-            elif side == "bottom":
-                rows = max(0, min(bh, y + bh - (h - band)))
-                touch = mine[bh - rows :].any(axis=0) if rows else None
-                lo = x
-            elif side == "left":
-                cols = max(0, min(bw, band - x))
-                touch = mine[:, :cols].any(axis=1) if cols else None
-                lo = y
+            if side in ("top", "bottom"):
+                deep = max(0, min(bh, band - y if side == "top" else y + bh - (h - band)))
+                part = mine[:deep] if side == "top" else mine[bh - deep :]
+                axis, lo = 0, x
             else:
-                cols = max(0, min(bw, x + bw - (w - band)))
-                touch = mine[:, bw - cols :].any(axis=1) if cols else None
-                lo = y
-            if touch is None or not touch.any():
+                deep = max(0, min(bw, band - x if side == "left" else x + bw - (w - band)))
+                part = mine[:, :deep] if side == "left" else mine[:, bw - deep :]
+                axis, lo = 1, y
+            if deep == 0:
+                continue
+            touch = np.asarray(part.any(axis=axis), bool)
+            if not touch.any():
                 continue
             cov = self.covered(side)
             if cov is None:
