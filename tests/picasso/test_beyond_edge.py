@@ -1,6 +1,6 @@
 """What lies just beyond the canvas edge tells a piece lying against the edge from an arm
 coming in over it (issue 25, hard case 6): an arm covers the board's frame there too, a piece
-does not (``BoardView.beyond``, ``occlusion.Outside``, ``occlusion.entering``). Pieces that
+does not (``occlusion.strip_beyond``, ``occlusion.Outside``, ``occlusion.entering``). Pieces that
 the reader found, lying against an edge with bare frame beyond, are not a hand; anything
 else at the edge is judged as before."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from calibration.planes import PlaneFit
 from vision.picasso.board import BoardView
-from vision.picasso.occlusion import BEYOND_MM, Outside, entering
+from vision.picasso.occlusion import BEYOND_MM, Outside, entering, strip_beyond
 from vision.picasso.reader import read_board
 from vision.picasso.reading import BoardReading
 
@@ -48,7 +48,7 @@ def test_the_strip_beyond_an_edge_shows_what_lies_there() -> None:
     x0, y0 = _mm_to_frame(100.0, -40.0)
     x1, y1 = _mm_to_frame(160.0, 0.0)
     frame[y0:y1, x0:x1] = SLEEVE_BGR  # a sleeve over the frame above the top edge
-    strip, seen = _view(frame).beyond("top", BEYOND_MM)
+    strip, seen = strip_beyond(_view(frame), "top", BEYOND_MM)
     assert strip.shape == (round((BEYOND_MM[1] - BEYOND_MM[0]) * S), round(W_MM * S), 3)
     assert seen.all()
     along = (np.arange(strip.shape[1]) + 0.5) / S
@@ -60,7 +60,7 @@ def test_the_strip_beyond_an_edge_shows_what_lies_there() -> None:
 
 def test_a_strip_leaving_the_frame_is_not_seen() -> None:
     frame = _frame()[: int(Y0 + H_MM * K) + 4]  # the frame ends 2 mm below the canvas
-    _strip, seen = _view(frame).beyond("bottom", BEYOND_MM)
+    _strip, seen = strip_beyond(_view(frame), "bottom", BEYOND_MM)
     assert not seen.any()
     assert Outside(_view(frame)).covered("bottom").all()  # unseen counts as covered
 

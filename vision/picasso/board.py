@@ -825,55 +825,14 @@ class BoardView:
     - ``canvas``: (H, W, 3) uint8 BGR, ``H = round(canvas_h_mm * px_per_mm)``: pixel (u, v)
       shows board point ((u + 0.5) / px_per_mm, (v + 0.5) / px_per_mm) mm.
     - ``px_per_mm``: the canvas image's scale.
+    - ``frame``: the camera frame it was found in (what lies beyond the canvas edges:
+      ``occlusion.strip_beyond``), or None.
     """
 
     fit: PlaneFit
     canvas: NDArray[np.uint8]
     px_per_mm: float
     frame: NDArray[np.uint8] | None = None
-
-    def beyond(
-        self, side: str, depth_mm: tuple[float, float]
-    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_]] | None:
-        """What the camera sees just outside canvas side ``side`` (``top``, ``bottom``,
-        ``left``, ``right``), from ``depth_mm[0]`` to ``depth_mm[1]`` beyond its edge, at the
-        canvas image's scale: ``(strip, seen)``, ``strip`` (D, L, 3) uint8 BGR with row 0
-        nearest the edge and column j at canvas pixel j along the side (as the canvas image
-        counts it), ``seen`` (L,) bool, False where the strip leaves the frame. None without
-        the frame."""
-        if self.frame is None:
-            return None
-        s = self.px_per_mm
-        w_mm, h_mm = self.fit.size_mm
-        along_mm = w_mm if side in ("top", "bottom") else h_mm
-        n_along = round(along_mm * s)
-        n_depth = max(1, round((depth_mm[1] - depth_mm[0]) * s))
-        t = (np.arange(n_along) + 0.5) / s
-        d = depth_mm[0] + (np.arange(n_depth) + 0.5) / s
-        tt, dd = np.meshgrid(t, d)
-        if side == "top":
-            xy = (tt, -dd)
-        elif side == "bottom":
-            xy = (tt, h_mm + dd)
-        elif side == "left":
-            xy = (-dd, tt)
-        elif side == "right":
-            xy = (w_mm + dd, tt)
-        else:
-            raise ValueError(f"side must be top, bottom, left or right, got {side!r}")
-        mm = np.stack([xy[0].ravel(), xy[1].ravel()], axis=1)
-        px = self.fit.to_px(mm).reshape(n_depth, n_along, 2) - 0.5
-        fh, fw = self.frame.shape[:2]
-        inside = (px[..., 0] >= 0) & (px[..., 0] <= fw - 1) & (px[..., 1] >= 0)
-        inside &= px[..., 1] <= fh - 1
-        strip = cv2.remap(
-            self.frame,
-            np.ascontiguousarray(px[..., 0]),
-            np.ascontiguousarray(px[..., 1]),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        return np.asarray(strip, np.uint8), np.asarray(inside.all(0), bool)
 
     def mm_to_canvas_px(self, pts_mm: NDArray[np.floating]) -> NDArray[np.float32]:
         """(N, 2) board mm -> (N, 2) float32 canvas-image pixels (OpenCV convention)."""

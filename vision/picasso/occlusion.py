@@ -80,6 +80,50 @@ PIECE_SHARE = 0.8
 SIDES = ("top", "bottom", "left", "right")
 
 
+def strip_beyond(
+    view: BoardView, side: str, depth_mm: tuple[float, float]
+) -> tuple[NDArray[np.uint8], NDArray[np.bool_]] | None:
+    """What the camera sees just outside canvas side ``side`` (``top``, ``bottom``,
+    ``left``, ``right``), from ``depth_mm[0]`` to ``depth_mm[1]`` beyond its edge, at the
+    canvas image's scale: ``(strip, seen)``, ``strip`` (D, L, 3) uint8 BGR with row 0
+    nearest the edge and column j at canvas pixel j along the side (as the canvas image
+    counts it), ``seen`` (L,) bool, False where the strip leaves the frame. None without
+    the frame."""
+    if view.frame is None:
+        return None
+    s = view.px_per_mm
+    w_mm, h_mm = view.fit.size_mm
+    along_mm = w_mm if side in ("top", "bottom") else h_mm
+    n_along = round(along_mm * s)
+    n_depth = max(1, round((depth_mm[1] - depth_mm[0]) * s))
+    t = (np.arange(n_along) + 0.5) / s
+    d = depth_mm[0] + (np.arange(n_depth) + 0.5) / s
+    tt, dd = np.meshgrid(t, d)
+    if side == "top":
+        xy = (tt, -dd)
+    elif side == "bottom":
+        xy = (tt, h_mm + dd)
+    elif side == "left":
+        xy = (-dd, tt)
+    elif side == "right":
+        xy = (w_mm + dd, tt)
+    else:
+        raise ValueError(f"side must be top, bottom, left or right, got {side!r}")
+    mm = np.stack([xy[0].ravel(), xy[1].ravel()], axis=1)
+    px = view.fit.to_px(mm).reshape(n_depth, n_along, 2) - 0.5
+    fh, fw = view.frame.shape[:2]
+    inside = (px[..., 0] >= 0) & (px[..., 0] <= fw - 1) & (px[..., 1] >= 0)
+    inside &= px[..., 1] <= fh - 1
+    strip = cv2.remap(
+        view.frame,
+        np.ascontiguousarray(px[..., 0]),
+        np.ascontiguousarray(px[..., 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(strip, np.uint8), np.asarray(inside.all(0), bool)
+
+
 class Outside:
     """Where something covers what lies just beyond the canvas edges (``BEYOND_MM``), to tell
     an arm coming in over an edge from a piece lying against it. Measured from the frame on
@@ -106,7 +150,7 @@ class Outside:
         seens: list[NDArray[np.bool_]] = []
         k = max(1, round(BEYOND_ALONG_MM * view.px_per_mm))
         for side in SIDES:
-            got = view.beyond(side, BEYOND_MM)
+            got = strip_beyond(view, side, BEYOND_MM)
             if got is None:
                 return {}
             strip, seen = got
