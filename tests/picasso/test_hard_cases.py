@@ -350,16 +350,7 @@ def test_stick_lying_along_the_string() -> None:
     "kind",
     [
         pytest.param("long_stick", id="long-under-square"),
-        pytest.param(
-            "short_stick",
-            id="short-under-circle",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="reads no stick at all (1 shape, 0 sticks): the 30 mm of a short stick "
-                "showing beside a circle over its end are not found (35 mm are, as a 33.5 mm "
-                "short stick)",
-            ),
-        ),
+        pytest.param("short_stick", id="short-under-circle"),
     ],
 )
 def test_shape_half_over_a_stick(kind: StickKind) -> None:
