@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
+from vision.picasso import masks
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
@@ -191,7 +192,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
                 0,
                 max(1, round(profile.stick_width_mm * s) + 2),
             )
-    laid = cv2.dilate(explained.astype(np.uint8), np.ones((5, 5), np.uint8)) | shape_px
+    laid = np.asarray(near, np.uint8) | shape_px  # what the pieces found explain
     coming_in = entering(
         (wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins, outside, laid
     )
@@ -495,7 +496,7 @@ def split_at_seams(
             if split is not None:
                 break
         if split is None and f.length_mm > STRETCH_MAX * kinds[-1].length_mm:
-            split = _two_sticks(f, fits, gray, s, profile, wood_mp)
+            split = _two_sticks(f, fits, pairs, gray, s, profile, wood_mp)
         if split is None:
             out.append(f)
             continue
@@ -529,37 +530,38 @@ def sticks_under_shapes(
         return []
     # the bar's core: slivers along sticks and round the shapes fall away
     c = 2 * round(0.5 * UNDER_WIDTH_MM[0] * s) + 1
-    core = cv2.morphologyEx(
-        leftover, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (c, c))
-    )
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, 8)
-    k = 2 * round(UNDER_GAP_MM * s) + 1
-    near_shape = cv2.dilate(shapes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    core = masks.opened(leftover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (c, c)))
+    n, lab, stats = masks.patches(core)
+    near_shape: NDArray[np.uint8] | None = None  # made for the first bar that qualifies
+    h, w = shapes.shape
     short = profile.sorted_sticks[0]
     out: list[StickFit] = []
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < UNDER_LEN_MM[0] * UNDER_WIDTH_MM[0] * s * s:
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < UNDER_LEN_MM[0] * UNDER_WIDTH_MM[0] * s * s:
             continue
-        pts = cv2.findNonZero((lab == i).astype(np.uint8))
-        (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
-        length, width = max(rw, rh) / s, min(rw, rh) / s
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        pts = cv2.findNonZero((lab[y : y + bh, x : x + bw] == i).astype(np.uint8))
+        centre, long_px, wide_px, d = seg._box_axes(cv2.minAreaRect(pts))
+        centre = centre + np.array([x, y], np.float64)
+        length, width = long_px / s, wide_px / s
         if not (UNDER_LEN_MM[0] <= length <= UNDER_LEN_MM[1]):
             continue
         if not (UNDER_WIDTH_MM[0] <= width <= UNDER_WIDTH_MM[1]):
             continue
-        if stats[i, cv2.CC_STAT_AREA] < UNDER_FILL * rw * rh:
+        if area < UNDER_FILL * long_px * wide_px:
             continue
-        a = math.radians(ang if rw >= rh else ang + 90.0)
-        d = np.array([math.cos(a), math.sin(a)])
-        half = 0.5 * max(rw, rh)
-        ends = [np.array([cx, cy]) - d * half, np.array([cx, cy]) + d * half]
-        h, w = shapes.shape
-        touch = []
-        for e in ends:
-            q = e + (e - np.array([cx, cy])) / max(half, 1e-9) * (UNDER_GAP_MM * s)
-            x, y = round(float(q[0])), round(float(q[1]))
-            touch.append(0 <= x < w and 0 <= y < h and near_shape[y, x] > 0)
-        if sum(touch) != 1:
+        if near_shape is None:
+            k = 2 * round(UNDER_GAP_MM * s) + 1
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            near_shape = np.asarray(cv2.dilate(shapes, disc), np.uint8)
+        ends = [centre - d * 0.5 * long_px, centre + d * 0.5 * long_px]
+        touch = 0
+        for sign, e in zip((-1.0, 1.0), ends, strict=True):
+            q = e + sign * d * (UNDER_GAP_MM * s)  # just beyond the bar's end
+            qx, qy = round(float(q[0])), round(float(q[1]))
+            touch += int(0 <= qx < w and 0 <= qy < h and near_shape[qy, qx] > 0)
+        if touch != 1:
             continue
         p0, p1 = ((e + 0.5) / s for e in ends)
         out.append(
@@ -571,17 +573,17 @@ def sticks_under_shapes(
 def _two_sticks(
     f: StickFit,
     fits: list[StickFit],
+    pairs: list[tuple[StickSize, StickSize]],
     gray: Lightness,
     s: float,
     profile: KitProfile,
     wood_mp: NDArray[np.uint8] | None,
 ) -> tuple[StickSize, StickSize, float]:
-    """The two kit sticks a stretch too long for one is (``split_at_seams``): the pair whose
-    total is nearest its length in ratio, in the order whose joint dips more."""
-    kinds = profile.sorted_sticks
+    """The two kit sticks a stretch too long for one is (``split_at_seams``): of ``pairs``,
+    the one whose total is nearest its length in ratio, in the order whose joint dips
+    more."""
     a, b = min(
-        ((a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm),
-        key=lambda ab: abs(math.log(f.length_mm / (ab[0].length_mm + ab[1].length_mm))),
+        pairs, key=lambda ab: abs(math.log(f.length_mm / (ab[0].length_mm + ab[1].length_mm)))
     )
     scale = f.length_mm / (a.length_mm + b.length_mm)
     others = [(g.p0, g.p1) for g in fits if g is not f]
