@@ -80,9 +80,10 @@ def codes_adapter(fn: Callable[..., Any], samples: Sequence[Sample]) -> Runner:
 
 
 def references_adapter(fn: Callable[..., Any], samples: Sequence[Sample]) -> Runner:
-    """For ``pictable identify`` with a deck made from photos: ``fn(frame, references)`` where
-    ``references`` maps a card id to its (H, W, 3) uint8 BGR reference image (the sample's own
-    one-card deck), -> ``{"cards": [...]}``. The references are read before timing starts."""
+    """For ``pictable identify`` with a deck made from photos: ``fn(frame, references,
+    precise=True)`` (as ``pictable identify PHOTO --deck`` reads a photo) where ``references``
+    maps a card id to its (H, W, 3) uint8 BGR reference image (the sample's own one-card
+    deck), -> ``{"cards": [...]}``. The references are read before timing starts."""
     from pictable.bench.data import read_image
 
     decks = {
@@ -90,7 +91,7 @@ def references_adapter(fn: Callable[..., Any], samples: Sequence[Sample]) -> Run
     }
 
     def run(frame: Any, sample: Sample) -> dict[str, Any]:
-        return {"cards": entries(fn(frame, decks[sample.id]), "cards")}
+        return {"cards": entries(fn(frame, decks[sample.id], precise=True), "cards")}
 
     return run
 

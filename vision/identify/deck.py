@@ -247,12 +247,15 @@ class ReferenceDeck:
 
     def reference_grey(self, index: int) -> NDArray[np.uint8] | None:
         """Card ``index``'s stored reference image in grey (H, W) uint8 (read-only: shared
-        between calls), or None when the deck keeps no images (built in memory without a
-        folder)."""
-        if self.folder is None:
-            return None
-        if index not in self._grey:  # read once: a batch of photos refines on it each time
-            img = cv2.imread(str(self.folder / "images" / f"{index:04d}.png"), cv2.IMREAD_GRAYSCALE)
+        between calls), or None when the deck keeps no images."""
+        if index not in self._grey:  # made once: a batch of photos refines on it each time
+            if self.images is not None:
+                img = cv2.cvtColor(self.images[index], cv2.COLOR_BGR2GRAY)
+            elif self.folder is not None:
+                path = str(self.folder / "images" / f"{index:04d}.png")
+                img = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+            else:
+                img = None
             if img is not None:
                 img = np.asarray(img, np.uint8)
                 img.setflags(write=False)
