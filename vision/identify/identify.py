@@ -66,7 +66,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.files import CalibrationFile
-from vision.identify import local, quads
+from vision.identify import local, placing, quads
 from vision.identify.candidates import (
     DEFAULT_THRESHOLDS,
     Thresholds,
@@ -182,13 +182,14 @@ def identify_frame(
     codes: pictures alone). ``features``: match pictures (when a deck is given).
     ``calibration``: gives seat zones (and the card size) when the play-area markers are in
     view. ``precise``: refine the outline of cards found by keypoints by correlation (a
-    fraction of a pixel instead of a few; some tenths of a second per card: for photos, not
-    live video). ``game``: the game whose cards are on the table (``"pickpic"``, ...):
-    markers of other games' cards are ignored, and those of its cards that are not read bit
-    for bit are also named by their likeness to them
-    (:func:`vision.identify.codes.soft_markers`) where the card's picture agrees. See
-    the module docstring for the steps. Raises ``ValueError`` for a frame that is not an
-    image.
+    fraction of a pixel instead of a few; some tenths of a second per card), and place cards
+    named by their pictures again on outlines of their own where their pictures agree better
+    there (:mod:`vision.identify.placing`; 4-6 ms a frame): for photos, not live video.
+    ``game``: the game whose cards are on the table (``"pickpic"``, ...): markers of other
+    games' cards are ignored, and those of its cards that are not read bit for bit are also
+    named by their likeness to them (:func:`vision.identify.codes.soft_markers`) where the
+    card's picture agrees. See the module docstring for the steps. Raises ``ValueError`` for
+    a frame that is not an image.
     """
     bgr, grey = check_frame(frame)
     if deck is not None and not isinstance(deck, ReferenceDeck):
@@ -237,6 +238,8 @@ def identify_frame(
         if table:  # a picture on no table has no card edges to snap to
             readings, supports = _snap_fits(readings, grads())
             readings = _settled_by_picture(readings, grey, deck, grads(), supports)
+            if precise:  # its outline search costs 4-6 ms a frame: for photos, not video
+                readings = placing.placed_by_outlines(readings, bgr, grey, grads(), regions(), deck)
         card_height = _card_height(readings)  # once, not per unknown outline
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)
