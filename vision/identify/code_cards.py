@@ -232,7 +232,9 @@ def _by_codes(
     faces = [(cards[k].card, cards[k].side) for k in owner]
     agree = _face_agreement(bgr, poses, faces)
     # Poses the snap moved far enough to leave their card (a pixel or two is the snap's job):
-    # put back where the card's picture agreed more before it.
+    # put back where the card's picture agreed more before it. Their sides' support stays
+    # the snap's: how well edges are seen round the pose, which the lone markers' choice
+    # below weighs.
     shift = np.linalg.norm(poses - unsnapped, axis=2).max(axis=1)
     size = np.linalg.norm(unsnapped[:, 0] - unsnapped[:, 2], axis=1)  # the diagonal
     moved = np.flatnonzero(shift > SNAP_CHECKED * size)
