@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import vision.identify.identify as ident
+from pictable.bench.core import Sample
+from pictable.bench.tasks.features import LocalFeatures, _outline, _project, _read_homography
 from tests.identify.conftest import small_deck, table_scene
 from vision.identify import identify_frame, local, open_deck
 from vision.identify.deck import register
@@ -102,24 +104,17 @@ def test_a_refinement_that_wanders_off_is_not_taken(shared_data: Path) -> None:
     np.testing.assert_array_equal(local.refine_ecc(ref, frame, start), start)
 
 
-def _plain_orb_corners(ref: np.ndarray, frame: np.ndarray) -> np.ndarray:
-    """The reference's corners (pixel centres) in ``frame`` by plain ORB, as the features
-    benchmark's OpenCV runner finds them: 1000 features, ratio test 0.75, RANSAC 5 px."""
-    orb = cv2.ORB.create(nfeatures=1000)
-    kr, dr = orb.detectAndCompute(ref, None)
-    kf, df = orb.detectAndCompute(frame, None)
-    pairs = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(dr, df, k=2)
-    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < 0.75 * p[1].distance]
-    src = np.float32([kr[m.queryIdx].pt for m in good]).reshape(-1, 1, 2)
-    dst = np.float32([kf[m.trainIdx].pt for m in good]).reshape(-1, 1, 2)
-    hom, _ = cv2.findHomography(src, dst, cv2.RANSAC, 5.0)
-    return _centres_through(ref, hom)
-
-
-def _centres_through(ref: np.ndarray, hom: np.ndarray) -> np.ndarray:
-    h, w = ref.shape[:2]
-    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
-    return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), hom).reshape(4, 2)
+def _plain_orb_corners(root: Path, frame: np.ndarray) -> np.ndarray:
+    """graf1's corners (pixel centres) in ``frame`` as the features benchmark's plain ORB
+    runner finds them (1000 features, ratio test 0.75, RANSAC 5 px)."""
+    sample = Sample(
+        "graf1 in graf3",
+        root / "graf3.png",
+        None,
+        {"reference": root / "graf1.png", "reference_id": "graf1"},
+    )
+    found = LocalFeatures([sample], "orb")(frame, sample)
+    return np.asarray(found["cards"][0]["corners"], np.float64)
 
 
 @pytest.mark.parametrize("kept", ["in memory", "in a folder"])
@@ -133,8 +128,7 @@ def test_graf1_is_placed_in_graf3_as_well_as_plain_orb_places_it(
     root = shared_data / "opencv-features"
     ref = cv2.imread(str(root / "graf1.png"))
     frame = cv2.imread(str(root / "graf3.png"))
-    storage = cv2.FileStorage(str(root / "H1to3p.xml"), cv2.FILE_STORAGE_READ)
-    truth = storage.getNode("H13").mat()
+    truth = np.asarray(_read_homography(str(root / "H1to3p.xml"), "H13"))
     deck = {"graf1": ref} if kept == "in memory" else _graffiti(shared_data, tmp_path)[1]
     found = identify_frame(frame, deck, precise=True)  # type: ignore[arg-type]
     assert [c.card for c in found.cards] == ["graf1"]
@@ -143,6 +137,6 @@ def test_graf1_is_placed_in_graf3_as_well_as_plain_orb_places_it(
     edges = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
     true_edges = cv2.perspectiveTransform(edges.reshape(-1, 1, 2), truth).reshape(4, 2)
     ours = float(np.linalg.norm(found.cards[0].corners_px - true_edges, axis=1).mean())
-    orb = _plain_orb_corners(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), frame)
-    theirs = float(np.linalg.norm(orb - _centres_through(ref, truth), axis=1).mean())
+    orb = _plain_orb_corners(root, frame)
+    theirs = float(np.linalg.norm(orb - _project(truth, _outline(ref.shape)), axis=1).mean())
     assert ours <= theirs, (ours, theirs)

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, blur_read, local, quads
+from vision.identify import appearance, blur_read, local, placing, quads
 from vision.identify.candidates import _area, _Candidate, _overlap, _overlaps_any
 from vision.identify.deck import ReferenceDeck
 from vision.identify.outlines import VERIFY_SHORTLIST, PictureMatch
@@ -507,10 +507,7 @@ def _likest(per_card: NDArray[np.float32]) -> NDArray[np.intp]:
 
 def _fit_agreement(bgr: NDArray[np.uint8], found: VerifiedOutline, deck: ReferenceDeck) -> float:
     """Share of the deck's distinct cells (:func:`~vision.identify.appearance.agreement`)
-    where the card of a fit looks like its reference, rectified from the fit's corners."""
-    corners = found.corners
-    if deck.cards[found.card].turned:
-        corners = np.roll(corners, 1, axis=0)  # the landscape face's order -> portrait
-    cells = appearance.lab_cells(appearance.rectify(bgr, corners[None]))
-    ref = deck.cells[found.card][None]
-    return float(appearance.agreement(cells, ref, deck.distinct_cells[None])[0])
+    where the card of a fit looks like its reference, rectified from the fit's corners
+    (:func:`vision.identify.placing.agreements`)."""
+    corners = np.asarray(found.corners, np.float64)[None]
+    return float(placing.agreements(bgr, deck, np.array([found.card]), corners)[0])
