@@ -42,6 +42,7 @@ from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
+from vision.picasso.stick_extend import extend_short
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import (
     STRETCH_MAX,
@@ -123,11 +124,19 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
     string_fringe(wm, cord.mask, s, profile.stick_width_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
+    stick_fits, explained = extend_short(stick_fits, explained, wm, s, profile)
     stick_fits = join_overlapping(stick_fits, profile)
+    colour = (labels >= seg.FIRST_COLOUR).astype(np.uint8)
     stick_fits = join_in_line(
-        stick_fits, sg.normalised, s, profile, wm, frame_px_per_mm=view.frame_px_per_mm
+        stick_fits,
+        sg.normalised,
+        s,
+        profile,
+        wm,
+        frame_px_per_mm=view.frame_px_per_mm,
+        shapes=colour,
     )
-    stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm)
+    stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour)
     # Shapes: colours mended under the string.
     patches: list[ShapePatch] = []
     # Dark patches too thick for the string, unless they are the speckle of a shadow.
@@ -304,6 +313,7 @@ def join_in_line(
     wood_mp: NDArray[np.uint8] | None = None,
     *,
     frame_px_per_mm: float | None = None,
+    shapes: NDArray[np.uint8] | None = None,
 ) -> list[StickFit]:
     """Two sticks found end to end in one line, together as long as a kit stick, are that
     stick unless the seam test finds their joint (``vision.picasso.seams``): the stick
@@ -311,7 +321,8 @@ def join_in_line(
 
     "In one line" allows what the camera could not resolve: the near ends may lie
     ``IN_LINE_FRAME_PX`` frame pixels off the line through the far ends (at least 1.5 mm),
-    where ``frame_px_per_mm`` says how finely the camera saw the canvas (None: finely)."""
+    where ``frame_px_per_mm`` says how finely the camera saw the canvas (None: finely).
+    ``shapes``: where the pixels have a shape's colour (``seams.seam_cues``)."""
     lengths = [k.length_mm for k in profile.sorted_sticks]
     off_mm = 1.5
     if frame_px_per_mm is not None and frame_px_per_mm > 0:
@@ -331,7 +342,7 @@ def join_in_line(
             return None
         at = float(np.hypot(*(np.asarray(joint) - np.asarray(p0))))
         others = [(g.p0, g.p1) for g in every if g is not a and g is not b]
-        if seam_cues(gray, p0, p1, at, others, s, profile, wood_mp).seam:
+        if seam_cues(gray, p0, p1, at, others, s, profile, wood_mp, shapes=shapes).seam:
             return None  # a seam: two sticks indeed
         return StickFit(kind.kind, p0, p1, total, False)
 
@@ -468,12 +479,13 @@ def split_at_seams(
     s: float,
     profile: KitProfile,
     wood_mp: NDArray[np.uint8] | None = None,
+    shapes: NDArray[np.uint8] | None = None,
 ) -> list[StickFit]:
     """Sticks as long as two shorter kit sticks end to end, cut in two where the seam test
-    (``vision.picasso.seams``) finds their joint. A stretch longer than any kit stick could
-    measure (``sticks.STRETCH_MAX`` times the longest) is two sticks whether a joint shows or
-    not: the pair of kit sticks nearest its length, cut where the lightness dips more (two
-    sticks laid touching end to end may show no joint at all)."""
+    (``vision.picasso.seams``; ``shapes`` as there) finds their joint. A stretch longer than
+    any kit stick could measure (``sticks.STRETCH_MAX`` times the longest) is two sticks
+    whether a joint shows or not: the pair of kit sticks nearest its length, cut where the
+    lightness dips more (two sticks laid touching end to end may show no joint at all)."""
     kinds = profile.sorted_sticks
     pairs = [(a, b) for a in kinds for b in kinds if a.length_mm <= b.length_mm]
     gray = Lightness(normalised)
@@ -487,7 +499,7 @@ def split_at_seams(
             scale = f.length_mm / (a.length_mm + b.length_mm)
             for first, second in ((a, b), (b, a)):
                 at = first.length_mm * scale
-                cues = seam_cues(gray, f.p0, f.p1, at, others, s, profile, wood_mp)
+                cues = seam_cues(gray, f.p0, f.p1, at, others, s, profile, wood_mp, shapes=shapes)
                 if cues.seam:
                     split = (first, second, at)
                     break

@@ -13,8 +13,8 @@ wood cannot tell; the picture can, by two cues at the place where the two would 
   bends a long stick enough that its halves read up to 1.5 mm and 3 degrees apart, as much
   as two sticks laid by a careful hand.
 
-A joint is never looked for where another stick crosses, nor where the string or a shadow
-lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered
+A joint is never looked for where another stick crosses, nor where the string, a shadow or
+a shape lies across (each makes a dip of its own): ``crossed``/``clear``. Measured on rendered
 pairs (``pictable.bench.readers.picasso.bench_seams``); a long stick wrongly cut in two costs a
 point, so the threshold is conservative.
 """
@@ -164,13 +164,15 @@ def seam_cues(
     wood_mp: NDArray[np.uint8] | None = None,
     *,
     measure_alignment: bool = False,
+    shapes: NDArray[np.uint8] | None = None,
 ) -> SeamCues:
     """The cues for a joint ``at_mm`` from ``p0_mm`` along the stick p0 -> p1. ``gray``:
     the lightness of the normalised canvas (the canvas is 1); ``others``:
     the other sticks' ends (to know where they cross); ``wood_mp``: the wood map
     (``stick_lines.wood_map``), to know where the string or a shadow lies across;
     ``measure_alignment``: also fit each half's centre line (``offset_mm``/``turn_deg``;
-    for measuring, the decision does not use them)."""
+    for measuring, the decision does not use them); ``shapes``: (H, W) uint8, nonzero
+    where the pixels have a shape's colour, to know where a shape lies across."""
     width = profile.stick_width_mm
     p0 = np.asarray(p0_mm, np.float64)
     p1 = np.asarray(p1_mm, np.float64)
@@ -191,19 +193,19 @@ def seam_cues(
             offset = abs(a[0] - b[0])
             turn = abs(math.degrees(math.atan(-a[1]) - math.atan(b[1])))
     clear = True
+    tw = np.arange(-4.0, 4.01, 0.5)
+    uw = np.arange(-0.5 * width + 1.0, 0.5 * width - 0.99, 0.5)
+    pw = joint[None, None, :] + tw[None, :, None] * d + uw[:, None, None] * n
+    mx = (pw[..., 0] * s - 0.5).astype(np.float32)
+    my = (pw[..., 1] * s - 0.5).astype(np.float32)
     if wood_mp is not None:
-        tw = np.arange(-4.0, 4.01, 0.5)
-        uw = np.arange(-0.5 * width + 1.0, 0.5 * width - 0.99, 0.5)
-        pw = joint[None, None, :] + tw[None, :, None] * d + uw[:, None, None] * n
-        vals = cv2.remap(
-            wood_mp,
-            (pw[..., 0] * s - 0.5).astype(np.float32),
-            (pw[..., 1] * s - 0.5).astype(np.float32),
-            cv2.INTER_NEAREST,
-        )
+        vals = cv2.remap(wood_mp, mx, my, cv2.INTER_NEAREST)
         clear = not bool((vals == DARK_PX).any())  # the string does not lie across
         if clear:
             clear = not _string_across(wood_mp, joint, d, n, width, s)
+    if clear and shapes is not None:
+        # nor a shape: a stick passing under a shape's edge dips where it goes under
+        clear = not bool(cv2.remap(shapes, mx, my, cv2.INTER_NEAREST).any())
     elsewhere = 0.0
     if dip >= DIP and clear and not crossed:
         elsewhere = _dip_elsewhere(gray, p0, d, n, length, at_mm, others, s, width, wood_mp)
