@@ -235,6 +235,7 @@ def _stretch_ranges(
     min_len_mm: float,
     both_max: float = 0.45,
     through_mm: float | None = None,
+    gap_mm: float = GAP_MM,
 ) -> list[tuple[float, float]]:
     """(t0, t1) mm of the stretches of ``band`` that look like a stick (at most
     ``both_max`` of their cross-sections with wood on both flanks); with ``through_mm``,
@@ -251,7 +252,7 @@ def _stretch_ranges(
     step = float(band.t[1] - band.t[0]) if band.t.size > 1 else STEP_MM
     out = []
     oki = ok.view(np.int8)
-    for r0, r1 in runs(ok_or_unknown, round(GAP_MM / step)):
+    for r0, r1 in runs(ok_or_unknown, round(gap_mm / step)):
         if through_mm is not None and not (band.t[r0] - 1.0 <= through_mm <= band.t[r1] + 1.0):
             continue
         if (r1 - r0) * step < min_len_mm:
@@ -279,6 +280,7 @@ def _measure(
     min_len_mm: float,
     band: _Band | None = None,
     both_max: float = 0.45,
+    gap_mm: float = GAP_MM,
 ) -> list[_Candidate]:
     """Re-aim ``line`` on its stretch [t0, t1] (sampled in ``band``, or afresh) and measure
     the stretch again on the new line; the stretches that overlap the old one."""
@@ -291,7 +293,7 @@ def _measure(
     b = _sample_band(wood_mp, ln, half, s, (lo - 12.0, hi + 12.0))
     return [
         _Candidate(ln, r0, r1)
-        for r0, r1 in _stretch_ranges(b, width_mm, min_len_mm, both_max)
+        for r0, r1 in _stretch_ranges(b, width_mm, min_len_mm, both_max, gap_mm=gap_mm)
         if r1 >= lo - 5 and r0 <= hi + 5
     ]
 
@@ -305,6 +307,7 @@ def _scan(
     s: float,
     reach_mm: float,
     both_max: float = 0.45,
+    gap_mm: float = GAP_MM,
 ) -> list[_Candidate]:
     """Turn ``line`` about the middle of its stretch [t0, t1] (up to ``SCAN_MAX_DEG`` each
     way, in 3-degree steps, each re-centred on the wood it crosses) and keep the turn whose
@@ -337,7 +340,7 @@ def _scan(
         bands[k] = b
     best: tuple[float, _Candidate] | None = None
     for b in bands:
-        for r0, r1 in _stretch_ranges(b, width_mm, 0.0, both_max, through_mm=0.0):
+        for r0, r1 in _stretch_ranges(b, width_mm, 0.0, both_max, through_mm=0.0, gap_mm=gap_mm):
             if r0 - 1.0 <= 0.0 <= r1 + 1.0:
                 score = r1 - r0
                 if best is None or score > best[0]:
@@ -394,9 +397,11 @@ def _candidates_on(
     s: float,
     profile: KitProfile,
     band: _Band | None = None,
+    gap_mm: float = GAP_MM,
 ) -> list[_Candidate]:
     """Candidate sticks along a proposed line (module docstring, step 2); ``band``: the
-    line's ``_first_bands`` band if sampled already."""
+    line's ``_first_bands`` band if sampled already; ``gap_mm``: gaps bridged in a
+    stretch."""
     width = profile.stick_width_mm
     lengths = [k.length_mm for k in profile.sorted_sticks]
     min_len = 0.6 * lengths[0]
@@ -405,12 +410,14 @@ def _candidates_on(
     if band is None:
         band = _first_bands(wood_mp, [(line, *t_range)], s, profile)[0]
     out: list[_Candidate] = []
-    for t0, t1 in _stretch_ranges(band, width, min_len):
-        measured = _measure(wood_mp, line, t0, t1, width, s, min_len, band)
+    for t0, t1 in _stretch_ranges(band, width, min_len, gap_mm=gap_mm):
+        measured = _measure(wood_mp, line, t0, t1, width, s, min_len, band, gap_mm=gap_mm)
         if not any(min(abs(c.length - k) for k in lengths) <= 6.0 for c in measured):
             # No kit length: maybe aimed off by a few degrees. Look around.
-            for c in _scan(wood_mp, line, t0, t1, width, s, reach):
-                measured.extend(_measure(wood_mp, c.line, c.t0, c.t1, width, s, min_len))
+            for c in _scan(wood_mp, line, t0, t1, width, s, reach, gap_mm=gap_mm):
+                measured.extend(
+                    _measure(wood_mp, c.line, c.t0, c.t1, width, s, min_len, gap_mm=gap_mm)
+                )
         for c in measured:
             out.append(c)
             if min(abs(c.length - length) for length in lengths) <= 6.0:

@@ -49,6 +49,10 @@ from vision.picasso.stick_stretches import _candidates_on, _centred, _first_band
 #: Second-round proposals turned about their middle (in heaps) may have wood on both flanks
 #: along this share of their length (0.45 elsewhere).
 HEAP_BOTH_MAX = 0.75
+#: ...and bridge gaps of the wood this long (mm; ``stick_stretches.GAP_MM`` elsewhere): in a
+#: heap the wood map loses the edges and shadows between sticks, and a stick under two
+#: others shows as pieces a few millimetres apart.
+HEAP_GAP_MM = 4.0
 
 
 #: A stick seen whole is measured at most this much longer than it is (blur at its ends, a
@@ -131,20 +135,26 @@ def find_sticks(
         first = _first_bands(wood_mp, proposals, s, profile)
         for (line, t0, t1), band in zip(proposals, first, strict=True):
             if not _covered(line, t0, t1, cands + extra, s):
-                found = _candidates_on(wood_mp, line, (t0, t1), s, profile, band)
+                found = _candidates_on(
+                    wood_mp, line, (t0, t1), s, profile, band, gap_mm=HEAP_GAP_MM
+                )
                 # These proposals are rough (an edge half a stick in, a leftover's longest
                 # reach): a line a millimetre or two off a stick crossed by others may find
                 # no clean stretch. Centred on its wood, it may.
                 centred = _centred(wood_mp, line, t0, t1, s, width) if not found else line
                 if not found and centred is not line:
-                    found = _candidates_on(wood_mp, centred, (t0, t1), s, profile)
+                    found = _candidates_on(
+                        wood_mp, centred, (t0, t1), s, profile, gap_mm=HEAP_GAP_MM
+                    )
                 if not found:
                     # ...or aimed a few degrees off a stick in a heap: turn it about its
                     # middle (``_scan``) and measure the best turn.
                     # In a heap the stick's flanks are often other sticks: allow more of
                     # them (the selection still has to find the stick worth its cost).
                     reach = 0.6 * kinds[-1].length_mm
-                    for c in _scan(wood_mp, centred, t0, t1, width, s, reach, HEAP_BOTH_MAX):
+                    for c in _scan(
+                        wood_mp, centred, t0, t1, width, s, reach, HEAP_BOTH_MAX, HEAP_GAP_MM
+                    ):
                         found.extend(
                             _measure(
                                 wood_mp,
@@ -155,6 +165,7 @@ def find_sticks(
                                 s,
                                 min_len,
                                 both_max=HEAP_BOTH_MAX,
+                                gap_mm=HEAP_GAP_MM,
                             )
                         )
                 extra.extend(found)
