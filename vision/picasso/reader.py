@@ -109,10 +109,10 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         wood &= 1 - lines
         other &= 1 - lines
         dark = (labels == seg.DARK).astype(np.uint8)
+    # The pixels of a shape's colour (the labels change no more).
+    colour_px = (labels >= seg.FIRST_COLOUR).astype(np.uint8)
     # Hard drop shadows: thin dark lines hugging a piece's edge all along.
-    cord = without_shadow_lines(
-        cord, (wood | (labels >= seg.FIRST_COLOUR)).astype(np.uint8), s, profile
-    )
+    cord = without_shadow_lines(cord, wood | colour_px, s, profile)
     # Shadows, dark specks that are not the string, and what the classes call none of the
     # pieces where it is too small to be a hand (a stick of a look they did not know, most
     # often): unknown, neither wood nor bare canvas.
@@ -126,7 +126,6 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits, explained = extend_short(stick_fits, explained, wm, s, profile)
     stick_fits = join_overlapping(stick_fits, profile)
-    colour = (labels >= seg.FIRST_COLOUR).astype(np.uint8)
     stick_fits = join_in_line(
         stick_fits,
         sg.normalised,
@@ -134,9 +133,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         profile,
         wm,
         frame_px_per_mm=view.frame_px_per_mm,
-        shapes=colour,
+        shapes=colour_px,
     )
-    stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour)
+    stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour_px)
     # Shapes: colours mended under the string.
     patches: list[ShapePatch] = []
     # Dark patches too thick for the string, unless they are the speckle of a shadow.
@@ -179,7 +178,6 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     )
     leftover_wood = wood & (1 - near)
-    colour_px = (labels >= seg.FIRST_COLOUR).astype(np.uint8)
     shape_px = np.zeros_like(colour_px)
     for p in accepted:
         x, y, w, h = p.box

@@ -165,19 +165,18 @@ def _extended(
     ta, tb = sorted((line.t_of(p0, s), line.t_of(p1, s)))
     beyond = np.concatenate([np.arange(t0, ta, 1.0), np.arange(tb + 1.0, t1, 1.0)])
     if beyond.size:
-        pts = np.stack([line.at(float(t), s) for t in beyond])
+        pts = np.array([line.cx, line.cy]) + np.outer(beyond * s, line.d)
+        free = np.ones(len(beyond), bool)
         for j, g in enumerate(fits):
-            if g is f or j in taken or _turn_deg(g, line) > ALONG_DEG:
+            if g is f or j in taken:
                 continue
-            if float(_on_stick(pts, g, s, width).mean()) > ALONG_MAX:
+            on = _on_stick(pts, g, s, width)
+            if _turn_deg(g, line) <= ALONG_DEG and float(on.mean()) > ALONG_MAX:
                 return None
+            free &= ~on
         # ...and show wood of its own, not only what hides it (the string, a shadow)
         band = _sample_bands(wood_mp, [line], 0.5 * width + 3.0, s, [(t0, t1)], 1.0, width)[0]
         ok = band.stats[0] if band.stats is not None else None
-        free = np.ones(len(beyond), bool)
-        for j, g in enumerate(fits):
-            if g is not f and j not in taken:
-                free &= ~_on_stick(pts, g, s, width)
         idx = np.clip(np.round(beyond - band.t[0]).astype(int), 0, band.t.size - 1)
         own = float(ok[idx][free].mean()) if ok is not None and free.any() else 0.0
         if own < OWN_MIN:
