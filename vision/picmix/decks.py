@@ -34,6 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.picmix import shapes
 from vision.picmix.crops import blob_crops
 from vision.picmix.ink import Blob, candidates, ink_map
 from vision.picmix.looks import item_looks
@@ -215,6 +216,25 @@ for: its items are smaller than a player face's and lie close to its printed cod
 OBJECTIVE_LIKENESS_MIN = 0.5
 """An item of an objective card's photo is kept (its looks added to the item's prototypes)
 only when its likeness to the player faces' looks of the item its card lists reaches this."""
+
+
+def outline_crops(
+    face: np.ndarray, spots: tuple[tuple[float, float, float], ...]
+) -> list[list[np.ndarray]]:
+    """For each item at ``spots`` (centre x, y, longer side px) of the flattened ``face``, its
+    crop as the verifier would take it (``vision.picmix.crops``): the blob found nearest its
+    centre, within half its size (none when there is none), for ``vision.picmix.shapes``."""
+    im = ink_map(face)
+    blobs = candidates(im)
+    out: list[list[np.ndarray]] = []
+    for x, y, side in spots:
+        near = [b for b in blobs if np.hypot(b.centre_px[0] - x, b.centre_px[1] - y) < side / 2]
+        if not near:
+            out.append([])
+            continue
+        b = min(near, key=lambda b: np.hypot(b.centre_px[0] - x, b.centre_px[1] - y))
+        out.append([blob_crops(im, [b])[0]])
+    return out
 
 
 def _seed(*parts: object) -> int:
@@ -399,7 +419,8 @@ def register_deck(
     path = path or deck_path(name)
     model = model or load_item_model()
     named: dict[str, list[np.ndarray]] = {}
-    unnamed: list[tuple[np.ndarray, float, np.ndarray]] = []
+    unnamed: list[tuple[np.ndarray, float, np.ndarray, list[np.ndarray]]] = []
+    outlines: dict[str, list[np.ndarray]] = {}
     area: dict[str, list[float]] = {}
     looks: dict[str, list[np.ndarray]] = {}
     objectives: dict[str, tuple[str, ...]] = {}
@@ -423,20 +444,32 @@ def register_deck(
             _looks_rows(model, face, spot, LOOKS_FACE, _seed(Path(fname).name, side))
             for side, spot in enumerate(fi.spots)
         ]
+        drawn = outline_crops(face, fi.spots)
         pair = names_from_stem(Path(fname).stem)
         if pair is None:
-            unnamed.extend([(fi.left, fi.left_ratio, seen[0]), (fi.right, fi.right_ratio, seen[1])])
+            unnamed.extend(
+                [
+                    (fi.left, fi.left_ratio, seen[0], drawn[0]),
+                    (fi.right, fi.right_ratio, seen[1], drawn[1]),
+                ]
+            )
         else:
-            for item, e, ratio, rows in zip(
-                pair, (fi.left, fi.right), (fi.left_ratio, fi.right_ratio), seen, strict=True
+            for item, e, ratio, rows, crop in zip(
+                pair,
+                (fi.left, fi.right),
+                (fi.left_ratio, fi.right_ratio),
+                seen,
+                drawn,
+                strict=True,
             ):
                 named.setdefault(item, []).append(e)
                 area.setdefault(item, []).append(ratio)
                 looks.setdefault(item, []).append(rows)
+                outlines.setdefault(item, []).extend(crop)
     protos = {k: _units(np.mean(v, axis=0)) for k, v in named.items()}
     counts = {k: len(v) for k, v in named.items()}
     n = 0
-    for e, ratio, rows in unnamed:
+    for e, ratio, rows, crop in unnamed:
         best = max(protos, key=lambda k: float(protos[k][0] @ e[0]), default=None)
         if best is not None and float(protos[best][0] @ e[0]) >= SAME_ITEM_COS:
             c = counts[best]
@@ -444,6 +477,7 @@ def register_deck(
             counts[best] = c + 1
             area.setdefault(best, []).append(ratio)
             looks.setdefault(best, []).append(rows)
+            outlines.setdefault(best, []).extend(crop)
             continue
         n += 1
         while f"item-{n:02d}" in protos:
@@ -452,6 +486,7 @@ def register_deck(
         counts[f"item-{n:02d}"] = 1
         area[f"item-{n:02d}"] = [ratio]
         looks[f"item-{n:02d}"] = [rows]
+        outlines[f"item-{n:02d}"] = list(crop)
     items = sorted(protos)
     for card, listed in objectives.items():
         unknown = sorted(set(listed) - set(items))
@@ -486,6 +521,7 @@ def register_deck(
                     "face": rounded(looks.get(k, [])),
                     "objective": rounded(obj_looks.get(k, [])),
                 },
+                "outlines": [shapes.encode(c) for c in outlines.get(k, [])],
             }
             for k in items
         ],
@@ -507,7 +543,12 @@ def _deck_from_doc(doc: dict[str, object]) -> ItemDeck:
     owner: list[int] = []
     look_rows: list[list[float]] = []
     look_owner: list[int] = []
+    outlines: list[np.ndarray] = []
     for k, i in enumerate(items):
+        drawn = i.get("outlines") or []
+        if not isinstance(drawn, list) or not all(isinstance(t, str) for t in drawn):
+            raise ValueError(f"deck item {i['name']!r}: outlines must be a list of strings")
+        outlines.append(shapes.templates([shapes.decode(t) for t in drawn]))
         # version 1 files hold one "prototype" per item; later ones one per size too
         more = i.get("prototypes") or [i["prototype"]]
         rows += more
@@ -546,6 +587,7 @@ def _deck_from_doc(doc: dict[str, object]) -> ItemDeck:
         matcher=matcher,
         looks=looks,
         look_items=tuple(look_owner),
+        shapes=tuple(outlines) if any(len(t) for t in outlines) else (),
     )
 
 

@@ -94,6 +94,10 @@ class ItemDeck:
     """(L, 64) float32 unit embeddings, by the matching model, of the deck's items seen under
     many looks (``vision.picmix.looks``); ``look_items[l]`` is row l's item index."""
     look_items: tuple[int, ...] = ()
+    shapes: tuple[np.ndarray, ...] = ()
+    """Item k's outlines as its registration photos show them (``vision.picmix.shapes``:
+    (T, SHAPE_PX, SHAPE_PX) canonical forms, T may be 0), which settle a name in doubt between
+    two items; empty: none (the kit's deck, decks registered before)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,7 +190,10 @@ class ItemModel:
         own softmax (its background logit against its best class) weighed with the blob's
         likeness to the deck's items (``MATCH_BG_SLOPE``), the names from the matching
         model's likenesses (``_match_logits``) sharing the rest; a blob that looks like a
-        whole item (``MATCH_WHOLE``) has its visible share raised to the top of the band."""
+        whole item (``MATCH_WHOLE``) has its visible share raised to the top of the band; a
+        name in doubt between two items is settled by their outlines when the deck has them
+        (``vision.picmix.shapes.settle``), and a blob rather "not an item" like none of them
+        in outline is none (``dismiss``)."""
         k = len(deck.items)
         z = bg - logits.max(axis=1)
         probs = np.zeros((len(crops), k + 1), np.float64)
@@ -205,6 +212,11 @@ class ItemModel:
             names /= names.sum(axis=1, keepdims=True)
             probs[run, :k] = names * (1.0 - p_bg[:, None])
             probs[run, k] = p_bg
+            if len(deck.shapes) == k:
+                from vision.picmix.shapes import dismiss, settle
+
+                probs[run] = settle(crops[run], probs[run], deck.shapes)
+                probs[run], vis[run] = dismiss(crops[run], probs[run], vis[run], deck.shapes)
         return ItemScores(probs.astype(np.float32), vis, emb)
 
 
