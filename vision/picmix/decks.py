@@ -15,7 +15,9 @@ an objective card's: the deck then knows that objective card (its items by name)
 
 Registered decks are JSON files ``<decks dir>/picmix/<NAME>.json`` (``DECK_VERSION`` 3: each
 item's ``looks``, the matching model's embeddings, with that model's sha256, and, as in
-version 2, the item model's ``prototypes`` by size; ``objectives``. Version 2 files, and
+version 2, the item model's ``prototypes`` by size; each item's ``outlines``, its crops as the
+face photos show them (``vision.picmix.shapes``; files written before have none and are read
+without); ``objectives``. Version 2 files, and
 version 1 files with one ``prototype`` an item, still load and name items by the item model's
 embeddings): the decks dir is ``$PICTABLE_DECKS``, else ``$XDG_DATA_HOME/pictable/decks``
 (``~/.local/share/...``).

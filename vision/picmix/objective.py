@@ -201,6 +201,11 @@ player sets coloured ones. A matching deck that knows its cards reads an objecti
 group of black items that the strict rule would not take (``_objective_by_items``)."""
 
 
+GROUP_SIZE_MAX = 1.3
+"""A group of items whose mean size is more than this times the median size of the items
+elsewhere is not the objective's (``_objective_by_items``)."""
+
+
 def _objective_by_items(
     frame: np.ndarray, items: list[tuple[ItemSighting, Blob]], im: InkMap, lenient: bool = False
 ) -> list[int] | None:
@@ -246,6 +251,13 @@ def _objective_by_items(
             and float(chroma[g].mean()) <= BLACK_CHROMA_MAX
             and g not in cands
         ]
+    # objective items are printed smaller than the player's (21 mm against 30 mm): a group
+    # of items larger than those elsewhere is the player's cards
+    cands = [
+        g
+        for g in cands
+        if float(size[g].mean()) <= GROUP_SIZE_MAX * float(np.median(np.delete(size, g)))
+    ]
     if not cands:
         return None
     med_size = float(np.median(size))

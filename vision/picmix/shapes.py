@@ -4,9 +4,9 @@ between two items of a registered deck.
 The matching model (``vision.picmix.model``) compares pictures through an embedding learnt on
 other art. For some pairs of a deck's items it holds them close whatever the view: on the
 new-art development claims (``vision.picmix.newart``), a tee seen whole at 30-40 px was named
-tee at only 0.64-0.90 against arrow, and that alone left 30 of the 60 claims in doubt unsure.
+tee at only 0.64-0.90 against arrow: 20 of the 60 claims left unsure had a tee in doubt.
 Their outlines are plainly different. So a deck registered from photos keeps each face item's
-crop as the registration photo shows it (``template``), and when a blob's name is in doubt
+crop as the registration photo shows it (``templates``), and when a blob's name is in doubt
 between two items (``settle``), the blob's ink is compared with each one's:
 
 - both are brought to a canonical form (``canonical``): the ink's centroid and second moments
