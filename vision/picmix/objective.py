@@ -212,7 +212,8 @@ def _objective_by_items(
     """Indices (into ``items``) of the objective's items read without a code: groups of items
     lying together (centres closer than 1.7 item sizes), of 3 or 4 items, with at least two
     items elsewhere (the player's); the group whose ink is least coloured, then smallest, is
-    the objective. None when there is no such group.
+    the objective, never one whose items are larger than those elsewhere (``GROUP_SIZE_MAX``).
+    None when there is no such group.
 
     ``lenient`` (a matching deck that knows its objective cards: the cards that the items
     seen may be are then judged): also groups of 2 to 4 black items (``BLACK_CHROMA_MAX``;
