@@ -230,12 +230,8 @@ def outline_crops(
     blobs = candidates(im)
     out: list[list[np.ndarray]] = []
     for x, y, side in spots:
-        near = [b for b in blobs if np.hypot(b.centre_px[0] - x, b.centre_px[1] - y) < side / 2]
-        if not near:
-            out.append([])
-            continue
-        b = min(near, key=lambda b: np.hypot(b.centre_px[0] - x, b.centre_px[1] - y))
-        out.append([blob_crops(im, [b])[0]])
+        n = _nearest(blobs, (x, y, side, 0), 1.0, 0, face.shape)
+        out.append([] if n is None else [blob_crops(im, [blobs[n]])[0]])
     return out
 
 

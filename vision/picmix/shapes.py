@@ -83,13 +83,12 @@ def _unit(img: np.ndarray) -> np.ndarray | None:
     return v / n if n > 1e-6 else None
 
 
-def likeness(crop: np.ndarray, templates: np.ndarray) -> float:
-    """The blob's outline likeness to an item: the best correlation of its canonical form,
-    turned by each of ``TURNS``, with one of the item's ``templates`` ((T, SHAPE_PX,
-    SHAPE_PX) canonical forms); -1 when the crop holds no ink or there is no template."""
+def turned_forms(crop: np.ndarray) -> np.ndarray | None:
+    """(len(TURNS), SHAPE_PX * SHAPE_PX) float32: the crop's canonical form turned by each of
+    ``TURNS``, each a zero-mean unit vector; None when the crop holds no ink."""
     c = canonical(crop)
-    if c is None or len(templates) == 0:
-        return -1.0
+    if c is None:
+        return None
     centre = (SHAPE_PX / 2.0 - 0.5, SHAPE_PX / 2.0 - 0.5)
     turned = np.stack(
         [
@@ -97,9 +96,24 @@ def likeness(crop: np.ndarray, templates: np.ndarray) -> float:
             for t in TURNS
         ]
     ).reshape(len(TURNS), -1)
-    turned -= turned.mean(axis=1, keepdims=True)  # the corners turned out of the image
-    turned /= np.maximum(np.linalg.norm(turned, axis=1, keepdims=True), 1e-9)
-    return float((turned @ templates.reshape(len(templates), -1).T).max())
+    turned = turned - turned.mean(axis=1, keepdims=True)  # the corners turned out of it
+    norm = np.maximum(np.linalg.norm(turned, axis=1, keepdims=True), 1e-9)
+    return np.asarray(turned / norm, np.float32)
+
+
+def _best(forms: np.ndarray | None, templates: np.ndarray) -> float:
+    """The best correlation of a blob's ``turned_forms`` with one of ``templates``; -1 when
+    there is no form or no template."""
+    if forms is None or len(templates) == 0:
+        return -1.0
+    return float((forms @ templates.reshape(len(templates), -1).T).max())
+
+
+def likeness(crop: np.ndarray, templates: np.ndarray) -> float:
+    """The blob's outline likeness to an item: the best correlation of its canonical form,
+    turned by each of ``TURNS``, with one of the item's ``templates`` ((T, SHAPE_PX,
+    SHAPE_PX) canonical forms); -1 when the crop holds no ink or there is no template."""
+    return _best(turned_forms(crop), templates)
 
 
 def settle(crops: np.ndarray, probs: np.ndarray, shapes: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -124,10 +138,11 @@ def settle(crops: np.ndarray, probs: np.ndarray, shapes: tuple[np.ndarray, ...])
         first, second = int(order[n, 0]), int(order[n, 1])
         if len(shapes[first]) == 0 or len(shapes[second]) == 0:
             continue
-        a = likeness(crops[n], shapes[first])
+        forms = turned_forms(crops[n])  # once for both items
+        a = _best(forms, shapes[first])
         if a < SETTLE_LIKE:
             continue
-        if a - likeness(crops[n], shapes[second]) >= SETTLE_MARGIN:
+        if a - _best(forms, shapes[second]) >= SETTLE_MARGIN:
             out[n, first] += out[n, second]
             out[n, second] = 0.0
     return out
