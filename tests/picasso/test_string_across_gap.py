@@ -57,7 +57,8 @@ def test_a_long_stick_the_string_crosses_reads_as_one_long_stick() -> None:
     """Our renderer's hard tier, run seed 0, board 63: a long stick, the string across it,
     read as a short (56 mm) and a 38 mm piece 10 mm apart before (one long too few, two
     shorts too many)."""
-    frame, truth = render_board("hard", scene_seed(0, 63))
+    # the board as drawn before the hard tier had glare: what this test pins
+    frame, truth = render_board("hard", scene_seed(0, 63), glare=False)
     want = truth.to_json()["board"]["counts"]
     reading = read_board(frame)
     assert isinstance(reading, BoardReading)

@@ -79,8 +79,11 @@ def render_board(
 
 def board_folder(tier: str, seed: int, looks: str | None = None) -> str:
     """The cache folder's name of a run: ``<tier>-seed<s>`` in the kit look (the folders
-    of before looks existed), ``<tier>-<looks>-seed<s>`` otherwise."""
-    return f"{tier}-seed{seed}" if _kit(looks) else f"{tier}-{looks}-seed{seed}"
+    of before looks existed), ``<tier>-<looks>-seed<s>`` otherwise; the hard tier's end in
+    ``-glare`` (its boards have had a lamp's reflection on half of them since 2026-12-04:
+    a cache of before is not read)."""
+    name = f"{tier}-seed{seed}" if _kit(looks) else f"{tier}-{looks}-seed{seed}"
+    return f"{name}-glare" if tier == "hard" else name
 
 
 def iter_boards(

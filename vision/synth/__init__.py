@@ -33,6 +33,7 @@ Difficulty tiers (issue figures downstream are measured on ``normal``):
 | soft shadows                 | 0             | 0-1                 | 0-3               |
 | white balance tint           | +-2%          | +-6%                | +-12%             |
 | glare per card (prob, peak)  | 0             | 15%, 0.3-0.7        | 35%, 0.5-0.95     |
+| glare on the Picasso board   | 0             | 0                   | 50%, 0.3-0.7      |
 | hands over the scene         | 0             | 0-1                 | 1-2               |
 | card overlap (max hidden)    | 0             | 30%                 | 60%               |
 | card turn (deg)              | +-15          | any                 | any               |

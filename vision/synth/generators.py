@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.synth.camera import Camera
 from vision.synth.spec import (
+    BOARD_FRAME_MM,
     CANVAS_WH_MM,
     KIT_CARD_LOOK,
     PLAY_AREA_MARKER_IDS,
@@ -507,6 +508,7 @@ def random_picasso_board(
     supply: bool = True,
     n_hands: int | None = None,
     look: BoardLook | None = None,
+    glare: bool = True,
 ) -> SceneSpec:
     """The Picasso board with a random build: sticks crossing and touching, shapes
     touching sticks, the string on top in free curves, unused pieces in the supply
@@ -524,6 +526,9 @@ def random_picasso_board(
             a seed lays the same pieces under every look, and without one the scene is
             exactly what it always was. The shapes take their colour names from the look's
             palette (the kit's red, blue, yellow, green in that order).
+        glare: a lamp's reflection over the board with the tier's probability (the hard
+            tier's half of its boards); False: none, the board as drawn before the hard tier
+            had glare (every other draw is the same either way).
     """
     t = get_tier(tier)
     ns = int(rng.integers(t.sticks[0], t.sticks[1] + 1)) if n_sticks is None else n_sticks
@@ -555,13 +560,39 @@ def random_picasso_board(
     board = replace(board, pieces=tuple(pieces))
     nh = int(rng.integers(t.hands[0], t.hands[1] + 1)) if n_hands is None else n_hands
     hands = tuple(random_hand(rng, camera) for _ in range(nh))
+    table = sample_table(rng)
+    effects = sample_effects(rng, t)
+    if glare and t.board_glare_p > 0:
+        # drawn last, so that every draw before it (pieces, camera, hands, effects) is what
+        # it was before boards had glare
+        board = replace(board, glare=random_board_glare(rng, t))
     return SceneSpec(
         camera=camera,
-        table=sample_table(rng),
+        table=table,
         board=board,
         hands=hands,
-        effects=sample_effects(rng, t),
+        effects=effects,
         tier=t.name,
+    )
+
+
+def random_board_glare(rng: np.random.Generator, tier: Tier) -> GlareSpec | None:
+    """A lamp's reflection over the Picasso board with the tier's probability, else None:
+    a broad soft spot (half-axes 50-140 mm, up to twice as long one way) centred anywhere
+    over the canvas or just off it, blending the board and its pieces towards white by
+    the tier's peak at its middle (in the mm of the whole sheet, frame included)."""
+    if rng.random() >= tier.board_glare_p:
+        return None
+    f = BOARD_FRAME_MM
+    return GlareSpec(
+        center_mm=(
+            float(rng.uniform(f - 30, f + CANVAS_WH_MM[0] + 30)),
+            float(rng.uniform(f - 30, f + CANVAS_WH_MM[1] + 30)),
+        ),
+        radius_mm=float(rng.uniform(50, 140)),
+        strength=float(rng.uniform(*tier.board_glare_strength)),
+        elongation=float(rng.uniform(1.0, 2.0)),
+        angle_deg=float(rng.uniform(0, 180)),
     )
 
 

@@ -234,6 +234,12 @@ class SceneBuilder:
             out.append(self.piece(piece, labels, b.angle_deg, b.to_table, i, look))
         for piece, labels in strings:
             out.append(self.piece(piece, labels, b.angle_deg, b.to_table, 0, look))
+        if b.glare is not None:
+            # a lamp's reflection: over the canvas, the frame and every piece alike (a broad
+            # spot needs no detail: 1 px/mm)
+            g = b.glare
+            gtex = TEXTURES.get(("board-glare", g, size), lambda: sp.glare_sprite(g, size, 1.0))
+            out.append(Placed(gtex, pose))
         return out, board_labels, piece_labels
 
     def piece(

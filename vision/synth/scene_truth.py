@@ -214,6 +214,7 @@ def build_truth(
             pieces=tuple(pieces),
             counts=b.counts(),
             cost=b.cost(),
+            glare=0.0 if b.glare is None else round(float(b.glare.strength), 3),
         )
     areas: list[PicmixAreaTruth] = []
     for a in spec.picmix_areas:

@@ -93,7 +93,8 @@ def _v3(v: np.ndarray) -> Vec3:
 
 @dataclass(frozen=True)
 class GlareSpec:
-    """A specular highlight on a glossy card, in the card's own mm (u right, v down).
+    """A specular highlight on a glossy card, in the card's own mm (u right, v down), or a
+    lamp's reflection over the Picasso board (``BoardSpec.glare``, in the sheet's mm).
 
     ``strength`` in [0, 1] is the peak blend towards white; the spot is an ellipse of
     half-axes ``radius_mm`` x ``radius_mm * elongation`` turned ``angle_deg``.
@@ -409,13 +410,16 @@ KIT_CARD_LOOK = CardLook()
 class BoardSpec:
     """The Picasso board: canvas centre on the table and turn; pieces in board mm
     (supply pieces lie outside the board, still given in board mm); ``look``: how the kit
-    and the room look (default: the kit look)."""
+    and the room look (default: the kit look); ``glare``: a lamp's reflection over the
+    board and its pieces, in the mm of the whole sheet (frame included, origin at its
+    top-left), or None."""
 
     center_mm: Vec2
     angle_deg: float = 0.0
     pieces: tuple[PieceSpec, ...] = ()
     frame_bgr: tuple[int, int, int] = (60, 85, 120)
     look: BoardLook = KIT_LOOK
+    glare: GlareSpec | None = None
 
     def to_table(self, board_mm: np.ndarray) -> np.ndarray:
         """(N, 2) board mm -> (N, 2) float64 table mm."""

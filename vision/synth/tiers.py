@@ -19,6 +19,7 @@
 | soft shadows                 | 0             | 0-1             | 0-3             |
 | white balance tint           | +-2%          | +-6%            | +-12%           |
 | glare per card (prob, peak)  | 0             | 15%, 0.3-0.7    | 35%, 0.5-0.95   |
+| glare on the Picasso board   | 0             | 0               | 50%, 0.3-0.7    |
 | hands                        | 0             | 0-1             | 1-2             |
 | card overlap (max share hidden) | 0          | 0.3             | 0.6             |
 | card turn (deg)              | +-15          | any             | any             |
@@ -78,6 +79,8 @@ class Tier:
     shapes: tuple[int, int]
     string_p: float
     picmix_cards: tuple[int, int]
+    board_glare_p: float = 0.0
+    board_glare_strength: Range = (0.0, 0.0)
 
 
 TIERS: dict[str, Tier] = {
@@ -176,6 +179,8 @@ TIERS: dict[str, Tier] = {
         shapes=(2, 4),
         string_p=0.7,
         picmix_cards=(2, 4),
+        board_glare_p=0.5,
+        board_glare_strength=(0.3, 0.7),
     ),
 }
 

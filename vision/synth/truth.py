@@ -135,6 +135,7 @@ class BoardTruth:
     pieces: tuple[PieceTruth, ...]
     counts: dict[str, int]
     cost: int
+    glare: float = 0.0  # the peak of a glare over the board (0: none)
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,6 +242,8 @@ def _decode(tp: Any, value: Any, meta: Any = None) -> Any:
         kwargs = {}
         for f in dataclasses.fields(tp):
             if f.name not in value:
+                if f.default is not dataclasses.MISSING:
+                    continue  # a field added later, with its default
                 raise ValueError(f"{tp.__name__} is missing {f.name!r}")
             kwargs[f.name] = _decode(hints[f.name], value[f.name], f.metadata)
         return tp(**kwargs)
