@@ -206,6 +206,13 @@ class LivePipeline:
             what = e.get("meta", {}).get("ask")
             if kind == "give":
                 text = f"Did {e.get('from')} give {e.get('to')} this card?"
+            elif kind == "build":  # the Picasso reader doubts its counts (a coarse view)
+                pieces = e.get("pieces") if isinstance(e.get("pieces"), dict) else {}
+                seen = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in pieces.items() if n)
+                text = (
+                    f"The build was counted as {seen or 'nothing'}, but {what}. Right? "
+                    "(n rejects it; e enters the right one)"
+                )
             else:
                 text = f"{kind}: is the {what or 'reading'} right?"
             return {"id": f"{kind}-{record.seq}", "text": text, "kind": "confirm"}

@@ -43,6 +43,8 @@ def test_report_hook_shape(monkeypatch: pytest.MonkeyPatch) -> None:
             "tier": tier, "seed": seed, "boards": n, "counted": n - 1, "counts_right": n - 2,
             "cost_right": n - 2, "no_board": 0, "false_occlusion": 0, "occluded": 1,
             "occlusion_found": 1, "kind_errors": errs, "ms_median": 40.0, "cpu_ms_median": 35.0,
+            "doubted": 1, "doubted_right": 0,
+            "scales": [(0.6, False)] + [(1.1, True)] * (n - 2),
             "shape_kinds": {"shapes": 10, "found": 10, "geometry_right": 9, "model_right": 10,
                             "asked": 1},
             "failures": [{"index": 3, "seed": 3, "want": {"long_stick": 1, "short_stick": 2,
@@ -72,6 +74,10 @@ def test_report_hook_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     assert counts["value"] == "90.9% (10/11)" and counts["met"] is False
     assert rows["Picasso time per 1280x720 frame (median thread CPU, one thread)"]["met"] is True
     assert "short stick: 1 boards (1 missed, 0 extra)" in out["markdown"]
+    # the boards in doubt, and the boards by how finely the camera saw them
+    assert "| counted in doubt (of them right) |" in out["markdown"]
+    assert "| 1 (0 right) |" in out["markdown"]
+    assert "| hard (run seed 0) | 0/1 | - | - | 2/2 | - |" in out["markdown"]
     with pytest.raises(ValueError, match="profile"):
         bench.report("medium")
 

@@ -280,6 +280,29 @@ def test_window_keys_map_to_corrections(tmp_path: Path) -> None:
     assert _key(ord("q"), pipe, stop) is False and stop.is_set()
 
 
+def test_a_build_the_reader_doubts_is_asked_and_can_be_withdrawn(tmp_path: Path) -> None:
+    """The Picasso reader doubts its counts on a board seen coarsely (``meta.ask`` on the
+    build): the page says what was counted and why to check it; n withdraws the build."""
+    script = turn()
+    script[3] = [
+        {
+            "type": "build",
+            "pieces": {"long_stick": 2, "shape": 1},
+            "meta": {"ask": "the camera sees the board coarsely (0.62 px/mm)"},
+        }
+    ]
+    del script[5]
+    _, pipe = make(tmp_path, PICASSO, script)
+    run(pipe, 3)
+    assert pipe.ask is None
+    run(pipe, 1)
+    assert pipe.ask is not None and pipe.ask["kind"] == "confirm"
+    assert pipe.ask["text"].startswith("The build was counted as 2 long stick, 1 shape, but ")
+    assert "coarsely (0.62 px/mm)" in pipe.ask["text"]
+    assert pipe.command("n").startswith("build withdrawn")
+    assert pipe.state.summary()["cost"] == 0
+
+
 PICKPIC = {"type": "start", "game": "pickpic", "players": ["Ana", "Ben", "Cy"]}
 
 

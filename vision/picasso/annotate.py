@@ -102,6 +102,13 @@ def annotate(reading: BoardReading, stick_width_mm: float = 8.0) -> NDArray[np.u
         note = "no camera calibration: lens distortion not corrected"
         (tw, _), _ = cv2.getTextSize(note, FONT, 0.45, 1)
         cv2.putText(bar, note, (w - tw - 10, 52), FONT, 0.45, (0, 110, 200), 1, cv2.LINE_AA)
+    if reading.doubt:
+        # the reason's first clause, short enough for the bar: "the camera sees the board
+        # coarsely (0.62 px/mm, ...)" -> "check the counts: the camera sees ... (0.62 px/mm)"
+        head_text = reading.doubt.split(":")[0].split(", ")[0]
+        note = "check the counts: " + head_text + (")" if "(" in head_text else "")
+        (tw, _), _ = cv2.getTextSize(note, FONT, 0.45, 1)
+        cv2.putText(bar, note, (w - tw - 10, 40), FONT, 0.45, (0, 0, 200), 1, cv2.LINE_AA)
     legend = [("L = long stick", LONG_BGR), ("S = short stick", SHORT_BGR)]
     x = w - 10
     for name, colour in reversed(legend):

@@ -848,13 +848,18 @@ class BoardView:
 
     @property
     def frame_px_per_mm(self) -> float:
-        """How finely the camera saw the canvas: frame pixels per board millimetre, the
-        square root of the canvas's area in the frame over its area in mm (its mean over
-        the canvas; a tilted camera sees the far side coarser)."""
-        w, h = self.fit.size_mm
-        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-        px = np.asarray(self.fit.to_px(corners), np.float32)
-        return math.sqrt(abs(float(cv2.contourArea(px))) / max(w * h, 1e-9))
+        """How finely the camera saw the canvas (``frame_scale``)."""
+        return frame_scale(self.fit)
+
+
+def frame_scale(fit: PlaneFit) -> float:
+    """How finely the camera saw the canvas of ``fit``: frame pixels per board millimetre,
+    the square root of the canvas's area in the frame over its area in mm (its mean over
+    the canvas; a tilted camera sees the far side coarser)."""
+    w, h = fit.size_mm
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    px = np.asarray(fit.to_px(corners), np.float32)
+    return math.sqrt(abs(float(cv2.contourArea(px))) / max(w * h, 1e-9))
 
 
 _MAPS: OrderedDict[bytes, tuple[NDArray[np.float32], NDArray[np.float32]]] = OrderedDict()

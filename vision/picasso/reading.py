@@ -73,7 +73,8 @@ class BoardReading:
     canvas, the supply, are never looked at). When ``occlusion`` is set, a hand or another
     foreign object covers part of the canvas: the pieces seen are still listed, but
     ``counts`` and ``cost`` are None (not counted). ``warning`` is set when the board was
-    rectified without a camera calibration. ``canvas``: the rectified canvas image
+    rectified without a camera calibration; ``doubt`` when the counts may well be wrong
+    (the players should check them). ``canvas``: the rectified canvas image
     ((H, W, 3) uint8 BGR at ``px_per_mm``), kept for the annotation; ``fit``: the board
     plane (board mm <-> frame pixels).
     """
@@ -88,6 +89,9 @@ class BoardReading:
     canvas: NDArray[np.uint8] = field(repr=False)
     px_per_mm: float = 2.0
     fit: PlaneFit | None = field(default=None, repr=False)
+    #: why the counts may be wrong, for the players to check them (``reader.COARSE_PX_PER_MM``:
+    #: the camera saw the board too coarsely), or None
+    doubt: str | None = None
 
     @property
     def occluded(self) -> bool:

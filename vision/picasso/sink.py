@@ -71,6 +71,8 @@ def reading_to_json(reading: BoardReading) -> dict[str, Any]:
     out["markers"] = list(reading.markers)
     if reading.warning:
         out["warning"] = reading.warning
+    if reading.doubt:
+        out["doubt"] = reading.doubt
     return out
 
 

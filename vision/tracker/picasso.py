@@ -37,6 +37,9 @@ view draws and the resume after a restart. Every threshold is in seconds
   and the card must be shown again), and a guess is taken only on an empty board, marked
   ``meta.ask`` so that the players confirm it: seen from a camera, a guess with no build
   is far more likely a missed build than an empty board.
+- **a build the reader doubts** (``BoardReading.doubt``: the camera sees the board too
+  coarsely to count sticks surely) is emitted marked ``meta.ask``: the players check the
+  pieces counted before it is scored.
 
 Seat zones, in order of preference: the seats of a calibration file (table millimetres,
 through play-area markers 0-3 when they are in view); seats laid out round the play area
@@ -297,7 +300,11 @@ class PicassoTurnTracker:
                 if st.recorded is None or _cost(counts) >= _cost(st.recorded):
                     st.recorded = None
                     st.built = True
-                    out.append({"type": "build", "pieces": dict(counts), "t": _t(t)})
+                    build: dict[str, Any] = {"type": "build", "pieces": dict(counts), "t": _t(t)}
+                    if board is not None and board.doubt:
+                        # the reader doubts its counts (a coarse view): the players check them
+                        build["meta"] = {"ask": board.doubt}
+                    out.append(build)
                 if st.phase == "placing":
                     # The card shown before anything was built was not the guess: the
                     # build goes on, and the card must be shown again.

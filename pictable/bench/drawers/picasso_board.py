@@ -817,10 +817,13 @@ def measure(
     others counted exactly. Failures name the board's look."""
     from calibration.result import Failure
     from vision.picasso import read_board
+    from vision.picasso.board import frame_scale
 
     kwargs = {} if profile is None else {"profile": profile}
     cv2.setNumThreads(1)
     counted = right = cost_right = occluded = occ_found = false_occ = no_board = 0
+    doubted = doubted_right = 0
+    scales: list[tuple[float, bool]] = []
     ms: list[float] = []
     failures: list[dict[str, Any]] = []
     for i in range(n):
@@ -848,6 +851,10 @@ def measure(
         got = r.counts or {}
         ok = all(got.get(k, 0) == v for k, v in b.counts.items())
         right += ok
+        scales.append((frame_scale(r.fit) if r.fit is not None else float("nan"), bool(ok)))
+        if r.doubt:
+            doubted += 1
+            doubted_right += ok
         cost_right += r.cost == b.cost
         if not ok:
             failures.append(
@@ -871,6 +878,9 @@ def measure(
         "occluded": occluded,
         "occlusion_found": occ_found,
         "cpu_ms_median": round(float(np.median(ms)), 1) if ms else None,
+        "doubted": doubted,
+        "doubted_right": doubted_right,
+        "scales": scales,
         "failures": failures,
     }
 

@@ -32,9 +32,15 @@ from numpy.typing import NDArray
 
 from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
+from pictable.bench.readers.picasso_fails import (
+    look_failure_lines,
+    scale_lines,
+    what_fails,
+)
+from vision.picasso.board import frame_scale
 from vision.picasso.dataset import SEED_STRIDE, iter_boards
 from vision.picasso.reader import read_board
-from vision.picasso.reading import COST, COUNT_KEYS
+from vision.picasso.reading import COST, COUNT_KEYS, BoardReading
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch
 
@@ -59,6 +65,11 @@ class KindLog:
         named = self.inner.name(patch, s, kind, dist, canvas)
         self.rows.append((patch.geometry.centre_mm, kind, None if named is None else named[0]))
         return named
+
+
+def _scale(reading: BoardReading) -> float:
+    """Frame pixels per board mm the camera saw the canvas at (NaN without its plane)."""
+    return frame_scale(reading.fit) if reading.fit is not None else float("nan")
 
 
 def _score_kinds(log: KindLog, board: dict[str, Any], out: dict[str, int]) -> None:
@@ -119,6 +130,8 @@ def bench_picasso(
     kinds = {"shapes": 0, "found": 0, "geometry_right": 0, "model_right": 0, "asked": 0}
     counted = counts_right = cost_right = no_board = false_occ = 0
     occluded = occ_found = 0
+    doubted = doubted_right = 0
+    scales: list[tuple[float, bool]] = []
     kind_errors = {k: {"boards": 0, "missed": 0, "extra": 0} for k in KINDS}
     wall: list[float] = []
     cpu: list[float] = []
@@ -174,6 +187,10 @@ def bench_picasso(
         got = reading.counts or {}
         ok = all(got.get(k, 0) == want[k] for k in KINDS)
         counts_right += ok
+        scales.append((_scale(reading), bool(ok)))
+        if reading.doubt:
+            doubted += 1
+            doubted_right += ok
         cost = sum(COST[k] * v for k, v in want.items())
         cost_right += reading.cost == cost
         if not ok:
@@ -207,6 +224,9 @@ def bench_picasso(
         "ms_p95": round(1e3 * float(np.percentile(wall, 95)), 1) if wall else None,
         "cpu_ms_median": round(1e3 * float(np.median(cpu)), 1) if cpu else None,
         "shape_kinds": kinds,
+        "doubted": doubted,
+        "doubted_right": doubted_right,
+        "scales": scales,
         "failures": failures,
         "looks": "kit" if kit else looks,
         "look_boards": look_boards,
@@ -395,6 +415,8 @@ TALLY = (
     "false_occlusion",
     "occluded",
     "occlusion_found",
+    "doubted",
+    "doubted_right",
 )
 
 
@@ -407,118 +429,10 @@ def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
     out["shape_kinds"] = {f: sum(r["shape_kinds"][f] for r in runs) for f in runs[0]["shape_kinds"]}
     out["failures"] = [dict(f, run_seed=r["seed"]) for r in runs for f in r["failures"]]
+    out["scales"] = [x for r in runs for x in r.get("scales", [])]
     out["cpu_ms_median"] = float(np.median([r["cpu_ms_median"] for r in runs]))
     out["ms_median"] = float(np.median([r["ms_median"] for r in runs]))
     return out
-
-
-#: The parts of a board's look, in the order of ``BoardLook.names()`` (and of the second
-#: drawer's ``Look.name()``, parts joined by ``/``).
-LOOK_PARTS = ("string", "wood", "shapes", "canvas", "texture", "light", "shadow")
-#: The parts the "what still fails" table groups by: those held back from tuning.
-FAIL_PARTS = ("string", "wood")
-
-
-def _failure_look(f: dict[str, Any]) -> dict[str, str]:
-    """A failure's look by part: ``bench_picasso`` gives a dict, the second drawer a name
-    (``black/light/kit/...``); ``{}`` in the kit look."""
-    look = f.get("look")
-    if isinstance(look, dict):
-        return {str(k): str(v) for k, v in look.items()}
-    if isinstance(look, str):
-        return dict(zip(LOOK_PARTS, look.split("/"), strict=False))
-    return {}
-
-
-def failure_kinds(f: dict[str, Any]) -> list[str]:
-    """What went wrong on one failed board (a ``failures`` entry of ``bench_picasso`` or of
-    the second drawer's ``measure``): ``no board``, ``false occlusion``, ``hand not
-    reported``, or per piece kind whose count is off ``missed <kind>``/``extra <kind>``
-    (kinds ``long``, ``short``, ``shape``, ``string``)."""
-    if "want" not in f:
-        if f.get("false_occlusion"):
-            return ["false occlusion"]
-        return ["hand not reported"] if f.get("occlusion_missed") else ["no board"]
-    out = []
-    for k in KINDS:
-        d = int(f["got"].get(k, 0)) - int(f["want"].get(k, 0))
-        if d:
-            out.append(f"{'extra' if d > 0 else 'missed'} {k.replace('_stick', '')}")
-    return out
-
-
-def _kinds_text(failures: list[dict[str, Any]]) -> str:
-    """``missed string 3, extra short 1``: the failures' kinds, most frequent first."""
-    tally: dict[str, int] = {}
-    for f in failures:
-        for k in failure_kinds(f):
-            tally[k] = tally.get(k, 0) + 1
-    return ", ".join(f"{k} {v}" for k, v in sorted(tally.items(), key=lambda kv: -kv[1])) or "-"
-
-
-def _look_failure_lines(res: dict[str, Any]) -> list[str]:
-    """Per string colour and wood of a ``bench_picasso`` run in looks: wrong boards of the
-    counted ones, and what went wrong."""
-    lines = []
-    for part in FAIL_PARTS:
-        for name, boards in sorted(res["look_boards"].get(part, {}).items()):
-            wrong = [f for f in res["failures"] if _failure_look(f).get(part) == name]
-            lines.append(f"{part} {name}: {len(wrong)}/{boards} wrong ({_kinds_text(wrong)})")
-    return lines
-
-
-def _what_fails(
-    own: list[dict[str, Any]], drawn: list[dict[str, Any]], runs: dict[str, dict[str, Any]]
-) -> list[str]:
-    """The "what still fails" tables: failures of the runs in looks grouped by string
-    colour and wood (the held-back parts), those of our renderer (``own``,
-    ``bench_picasso`` normal runs) against its counted boards of that name, those of the
-    second drawer (``drawn``, ``measure`` runs) as a count; then every run's failed boards
-    by kind (``runs``: column name -> result)."""
-    from vision.synth.looks import LOOK_GROUPS
-
-    def group(part: str, name: str) -> str:
-        return "/".join(g for g, parts in LOOK_GROUPS.items() if name in parts[part]) or "-"
-
-    own_f = [f for r in own for f in r["failures"]]
-    drawn_f = [f for r in drawn for f in r["failures"] if not f.get("occlusion_missed")]
-    lines = [
-        "| look part | name | group | our renderer: wrong / counted | second drawer: wrong "
-        "| what goes wrong (both) |",
-        "|---|---|---|---|---|---|",
-    ]
-    for part in FAIL_PARTS:
-        names = {n for r in own for n in r.get("look_boards", {}).get(part, {})}
-        names |= {_failure_look(f).get(part, "") for f in drawn_f} - {""}
-        for name in sorted(names, key=lambda n: (group(part, n), n)):
-            mine = [f for f in own_f if _failure_look(f).get(part) == name]
-            theirs = [f for f in drawn_f if _failure_look(f).get(part) == name]
-            counted = sum(r.get("look_boards", {}).get(part, {}).get(name, 0) for r in own)
-            lines.append(
-                f"| {part} | {name} | {group(part, name)} | {len(mine)} / {counted} "
-                f"| {len(theirs)} | {_kinds_text(mine + theirs)} |"
-            )
-    tallies = {}
-    for label, r in runs.items():
-        tally: dict[str, int] = {}
-        for f in r["failures"]:
-            for k in set(failure_kinds(f)):
-                tally[k] = tally.get(k, 0) + 1
-        tallies[label] = tally
-    kinds = sorted({k for t in tallies.values() for k in t})
-    lines += [
-        "",
-        "Failed boards by kind (a board may fail in several ways; the second drawer's boards "
-        "include hands not reported):",
-        "",
-        "| what goes wrong | " + " | ".join(tallies) + " |",
-        "|---|" + "---|" * len(tallies),
-        *(
-            f"| {k} | " + " | ".join(str(t.get(k, 0)) for t in tallies.values()) + " |"
-            for k in kinds
-        ),
-    ]
-    return lines
 
 
 def _looks_runs(full: bool) -> dict[str, Any]:
@@ -627,7 +541,8 @@ def report(profile: str) -> dict[str, Any]:
         return (
             f"| {name} | {r['boards']} | {r['counted']} | {_pct(r['counts_right'], r['counted'])} "
             f"| {_pct(r['cost_right'], r['counted'])} | {r['no_board']} | {r['false_occlusion']} "
-            f"| {_pct(r['occlusion_found'], r['occluded'])} |"
+            f"| {_pct(r['occlusion_found'], r['occluded'])} "
+            f"| {r.get('doubted', 0)} ({r.get('doubted_right', 0)} right) |"
         )
 
     fail_rows = [
@@ -660,8 +575,8 @@ def report(profile: str) -> dict[str, Any]:
         "stick 1, shape 2, string 3 sum to the true cost.",
         "",
         "| tier | boards | counted (no hand) | exact counts | exact cost | no board found "
-        "| falsely occluded | hand reported occluded |",
-        "|---|---|---|---|---|---|---|---|",
+        "| falsely occluded | hand reported occluded | counted in doubt (of them right) |",
+        "|---|---|---|---|---|---|---|---|---|",
         tier_row("normal", normal),
         *([tier_row("normal, run seed 2 (held out)", held)] if held is not None else []),
         tier_row(f"hard (run seed 0, {hard_n})", hard),
@@ -716,6 +631,29 @@ def report(profile: str) -> dict[str, Any]:
         f"{_kind_errors_text(hard['kind_errors'])}; {hard['no_board']} hard boards without "
         "the board found (small, blurred markers under strong lens distortion).",
         "",
+        "**How finely the camera saw the board.** Counted boards read exactly, by the frame "
+        "pixels per board millimetre the canvas was seen at (a stick is 8 mm wide: 5.6 px at "
+        "0.7). Under `vision.picasso.reader.COARSE_PX_PER_MM` (0.7) the reading says its "
+        "counts are in doubt (`doubt` in the JSON; the turn tracker's build then asks the "
+        'players to check it, `meta.ask`): the column "counted in doubt" above.',
+        "",
+        *scale_lines(
+            {
+                "normal (run seeds 0-1)": normal,
+                "hard (run seed 0)": hard,
+                **(
+                    {
+                        "hard, development looks": looked["hard_dev"],
+                        "hard, held-back looks": looked["hard_held"],
+                        "second drawer, hard, development looks": looked["drawn_hard_dev"],
+                        "second drawer, hard, held-back looks": looked["drawn_hard_held"],
+                    }
+                    if looked
+                    else {}
+                ),
+            }
+        ),
+        "",
     ]
     if looked:
         lines += [
@@ -738,7 +676,7 @@ def report(profile: str) -> dict[str, Any]:
             "**What still fails in other looks** (normal tier of our renderer, both drawers' "
             "development and held-back looks):",
             "",
-            *_what_fails(
+            *what_fails(
                 [looked["normal_dev"], looked["normal_held"]],
                 [looked["drawn_dev"], looked["drawn_held"]],
                 {
@@ -961,7 +899,7 @@ def main(argv: list[str] | None = None) -> int:
         print("   ", f)
     if res["look_boards"]:
         print("  what fails, by look part (wrong / counted boards):")
-        for line in _look_failure_lines(res):
+        for line in look_failure_lines(res):
             print("   ", line)
     return 0
 
