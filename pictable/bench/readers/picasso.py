@@ -415,8 +415,6 @@ TALLY = (
     "false_occlusion",
     "occluded",
     "occlusion_found",
-    "doubted",
-    "doubted_right",
 )
 
 
@@ -430,6 +428,8 @@ def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     out["shape_kinds"] = {f: sum(r["shape_kinds"][f] for r in runs) for f in runs[0]["shape_kinds"]}
     out["failures"] = [dict(f, run_seed=r["seed"]) for r in runs for f in r["failures"]]
     out["scales"] = [x for r in runs for x in r.get("scales", [])]
+    out["doubted"] = sum(r.get("doubted", 0) for r in runs)
+    out["doubted_right"] = sum(r.get("doubted_right", 0) for r in runs)
     out["cpu_ms_median"] = float(np.median([r["cpu_ms_median"] for r in runs]))
     out["ms_median"] = float(np.median([r["ms_median"] for r in runs]))
     return out
