@@ -27,7 +27,9 @@ laid at a player's place). `pictable replay` scores the output.
 
 Board coordinates: millimetres from the canvas's top-left corner, x right, y down.
 Without --calibration the board is rectified with a plain homography (lens
-distortion not corrected, a warning says so).
+distortion not corrected, a warning says so). A board the camera sees too coarsely
+to count surely (under 0.7 pixels per millimetre) is still counted, with a "doubt"
+saying why (and a build asked about with --video): bring the camera closer.
 
 examples:
   pictable analyze picasso board.jpg --json
@@ -170,7 +172,8 @@ def _line(entry: dict[str, Any]) -> str:
         covered = 100 * entry["covered_fraction"]
         return f"{name}: occluded ({covered:.0f}% covered), not counted; seen {text}"
     warn = "  [no camera calibration]" if entry.get("warning") else ""
-    return f"{name}: cost {entry['cost']}: {text}{warn}"
+    doubt = f"\n  check the counts: {entry['doubt']}" if entry.get("doubt") else ""
+    return f"{name}: cost {entry['cost']}: {text}{warn}{doubt}"
 
 
 def _run_video(args: argparse.Namespace, calibration: Any, profile: Any) -> int:

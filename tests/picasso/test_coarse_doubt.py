@@ -84,3 +84,21 @@ def test_a_build_read_in_doubt_asks_the_players(
     builds = [e for e in events if e["type"] == "build"]
     assert builds and all(b.get("meta", {}).get("ask") == why for b in builds)
     assert replay(events).scores() == replay(seq.events).scores()
+
+
+def test_the_command_says_to_check_the_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pictable analyze picasso`` on the board at 0.47 px/mm: the line says to check the
+    counts and why; ``--json`` carries the doubt."""
+    from pictable.cli import main
+
+    frame, _truth = render_board("hard", scene_seed(0, 0))
+    path = tmp_path / "far.png"
+    assert cv2.imwrite(str(path), frame)
+    assert main(["analyze", "picasso", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "check the counts: the camera sees the board coarsely (0.47 px/mm" in text
+    assert main(["analyze", "picasso", str(path), "--json"]) == 0
+    entry = json.loads(capsys.readouterr().out)["images"][0]
+    assert "coarsely" in entry["doubt"] and entry["cost"] is not None
