@@ -89,6 +89,8 @@ def read_board(
 def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> BoardReading:
     """The pieces on a rectified canvas (steps 2-7 of the module docstring)."""
     s = view.px_per_mm
+    # how finely the camera saw the canvas (frame px per mm), asked three times below
+    frame_s = view.frame_px_per_mm
     sg = seg.segment(view.canvas, s, profile)
     labels = sg.labels
     wood = (labels == seg.WOOD).astype(np.uint8)
@@ -121,7 +123,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         unsure |= stray_patches(other, s)
     wm = wood_map(wood & (1 - wide), cord.mask, unsure)
     np.putmask(wm, wide > 0, 0)
-    blur_halo(wm, cord.mask, s, view.frame_px_per_mm)
+    blur_halo(wm, cord.mask, s, frame_s)
     string_fringe(wm, cord.mask, s, profile.stick_width_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits, explained = extend_short(stick_fits, explained, wm, s, profile)
@@ -132,7 +134,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         s,
         profile,
         wm,
-        frame_px_per_mm=view.frame_px_per_mm,
+        frame_px_per_mm=frame_s,
         shapes=colour_px,
     )
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour_px)
@@ -233,7 +235,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         canvas=view.canvas,
         px_per_mm=s,
         fit=view.fit,
-        doubt=coarse_doubt(view.frame_px_per_mm, profile.stick_width_mm),
+        doubt=coarse_doubt(frame_s, profile.stick_width_mm),
     )
 
 

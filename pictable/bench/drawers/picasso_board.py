@@ -816,8 +816,8 @@ def measure(
     for the default): boards with a hand over the canvas must be reported occluded; the
     others counted exactly. Failures name the board's look."""
     from calibration.result import Failure
+    from pictable.bench.readers.picasso_fails import reading_scale
     from vision.picasso import read_board
-    from vision.picasso.board import frame_scale
 
     kwargs = {} if profile is None else {"profile": profile}
     cv2.setNumThreads(1)
@@ -851,7 +851,7 @@ def measure(
         got = r.counts or {}
         ok = all(got.get(k, 0) == v for k, v in b.counts.items())
         right += ok
-        scales.append((frame_scale(r.fit) if r.fit is not None else float("nan"), bool(ok)))
+        scales.append((reading_scale(r), bool(ok)))
         if r.doubt:
             doubted += 1
             doubted_right += ok

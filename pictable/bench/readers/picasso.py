@@ -34,13 +34,13 @@ from calibration.intrinsics import Intrinsics
 from calibration.result import Failure
 from pictable.bench.readers.picasso_fails import (
     look_failure_lines,
+    reading_scale,
     scale_lines,
     what_fails,
 )
-from vision.picasso.board import frame_scale
 from vision.picasso.dataset import SEED_STRIDE, iter_boards
 from vision.picasso.reader import read_board
-from vision.picasso.reading import COST, COUNT_KEYS, BoardReading
+from vision.picasso.reading import COST, COUNT_KEYS
 from vision.picasso.shape_model import ShapeNamer, default_namer
 from vision.picasso.shapes import ShapePatch
 
@@ -65,11 +65,6 @@ class KindLog:
         named = self.inner.name(patch, s, kind, dist, canvas)
         self.rows.append((patch.geometry.centre_mm, kind, None if named is None else named[0]))
         return named
-
-
-def _scale(reading: BoardReading) -> float:
-    """Frame pixels per board mm the camera saw the canvas at (NaN without its plane)."""
-    return frame_scale(reading.fit) if reading.fit is not None else float("nan")
 
 
 def _score_kinds(log: KindLog, board: dict[str, Any], out: dict[str, int]) -> None:
@@ -187,7 +182,7 @@ def bench_picasso(
         got = reading.counts or {}
         ok = all(got.get(k, 0) == want[k] for k in KINDS)
         counts_right += ok
-        scales.append((_scale(reading), bool(ok)))
+        scales.append((reading_scale(reading), bool(ok)))
         if reading.doubt:
             doubted += 1
             doubted_right += ok

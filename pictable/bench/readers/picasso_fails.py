@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from vision.picasso.reading import COUNT_KEYS
+from vision.picasso.board import frame_scale
+from vision.picasso.reading import COUNT_KEYS, BoardReading
 
 KINDS = COUNT_KEYS
+
+
+def reading_scale(reading: BoardReading) -> float:
+    """Frame pixels per board mm the camera saw the canvas at (NaN without its plane): the
+    ``scales`` both drawers' runs keep for ``scale_lines``."""
+    return frame_scale(reading.fit) if reading.fit is not None else float("nan")
 
 
 #: The parts of a board's look, in the order of ``BoardLook.names()`` (and of the second
