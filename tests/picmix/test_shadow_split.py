@@ -18,7 +18,7 @@ from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reader import verify_frame
 from vision.picmix.reading import NAME_MIN, UNSURE_BAND, VISIBLE_MIN, PicmixReading
 from vision.picmix.sightings import AREA_SHOWS, _measures_at_odds, _Named, _shows_by_area
-from vision.synth.picmix_claims import claim_scene, truth_of
+from vision.synth.picmix_claims import cards_under_hand, claim_scene, truth_of
 
 ITEM_AT = (137, 120)  # the item touching the shadow (px)
 WATCH = (214, 149, 237, 173)  # the dark watch face on the skin (x0, y0, x1, y1 px)
@@ -113,7 +113,12 @@ def test_rendered_claims_are_judged(
     t_visible, _, t_verdict = truth_of(truth)
     r = verify_frame(frame, deck, model=model)
     assert isinstance(r, PicmixReading), r
-    assert r.verdict == t_verdict, r.to_json()
+    if t_verdict == "wrong" and cards_under_hand(truth):
+        # claim 9: the sleeve lies over two thirds of a player's card; an objective item not
+        # seen may be under it, so the claim is asked about, not rejected
+        assert r.verdict == "unsure" and any("may be under it" in x for x in r.reasons)
+    else:
+        assert r.verdict == t_verdict, r.to_json()
     assert set(r.visible) <= t_visible
     if t_verdict == "correct":
         assert set(r.visible) == t_visible

@@ -73,13 +73,19 @@ def _objective_markers(
     return []
 
 
-def _hints(markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck) -> list[set[int]]:
-    """Per blob, the items that the player faces whose markers were read print where the blob
-    lies. A face has the same marker in both halves, so both readings of a marker (left-half
-    or right-half one) are tried; a wrong one only adds a candidate that the look rules out."""
+def _hints(
+    markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck
+) -> tuple[list[set[int]], list[set[int]]]:
+    """(hints, own): per blob, the items that the player faces whose markers were read print
+    where the blob lies, and of those, the items printed in the half of the marker read. A
+    face has the same marker in both halves, so both readings of a marker (left-half or
+    right-half one) are tried; a wrong one only adds a candidate that the look rules out.
+    The half a marker is seen in shows (its marker does); the other half may lie under
+    another card, whose own item then shows where the face prints its item."""
     hints: list[set[int]] = [set() for _ in b.blobs]
+    own: list[set[int]] = [set() for _ in b.blobs]
     if not markers or not b.blobs:
-        return hints
+        return hints, own
     from vision.kit.codes import face_codes
     from vision.kit.render import picmix_item_layout
 
@@ -92,12 +98,13 @@ def _hints(markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck) -> list[se
             layout = picmix_item_layout(m.card)[m.face]  # type: ignore[index]
         except ValueError:
             continue
-        for rect in face_codes(m.card, m.face).marker_rects:  # type: ignore[arg-type]
+        rects = face_codes(m.card, m.face).marker_rects  # type: ignore[arg-type]
+        for rect, marker_half in zip(rects, ("left", "right"), strict=True):
             src = np.float32(
                 [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
             )
             hmat = cv2.getPerspectiveTransform(src, m.corners_px)
-            for item, box in layout.values():
+            for half, (item, box) in layout.items():
                 if item not in index:
                     continue
                 g = 0.12 * box.w  # a little slack round the box
@@ -118,7 +125,9 @@ def _hints(markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck) -> list[se
                         >= 0
                     ):
                         hints[n].add(index[item])
-    return hints
+                        if half == marker_half:
+                            own[n].add(index[item])
+    return hints, own
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,5 +151,6 @@ def read_items(
     if use_codes:
         markers += _objective_markers(frame, markers, deck, b)
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
-    seen = item_sightings(b, deck, _hints(markers, b, deck), player)
+    hints, own = _hints(markers, b, deck)
+    seen = item_sightings(b, deck, hints, player, own=own)
     return FrameItems(seen, markers, b)

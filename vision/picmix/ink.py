@@ -408,9 +408,20 @@ def hand_in_view(frame: np.ndarray) -> bool:
     """Whether a large region of ``frame`` ((H, W, 3) uint8 BGR) is neither the table's
     colour (``table_colour``) nor paper white: a hand, an arm or an object. Read at an eighth
     of the size (about 1 ms); used to say why a claim cannot be judged."""
+    return bool(hand_mask(frame)[0].any())
+
+
+HAND_STEP = 8
+"""``hand_mask`` reads the frame at 1 / ``HAND_STEP`` of its size."""
+
+
+def hand_mask(frame: np.ndarray) -> tuple[np.ndarray, int]:
+    """(mask, step): where ``frame`` ((H, W, 3) uint8 BGR) shows a hand, an arm or an object,
+    at 1 / ``step`` of its size (uint8, 1 inside): the regions neither the table's colour
+    (``table_colour``) nor paper white of at least ``HAND_MIN_AREA`` of the frame."""
     check_frame(frame)
     h, w = frame.shape[:2]
-    sw, sh = max(1, w // 8), max(1, h // 8)
+    sw, sh = max(1, w // HAND_STEP), max(1, h // HAND_STEP)
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     d = lab - table_colour(frame)
@@ -419,5 +430,6 @@ def hand_in_view(frame: np.ndarray) -> bool:
     paper = (hsv[..., 2] > 0.8 * np.percentile(hsv[..., 2], 99)) & (hsv[..., 1] < 60)
     mask = ((dist > OCCLUDER_DELTA) & ~paper).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return n > 1 and int(st[1:, 4].max()) >= HAND_MIN_AREA * sw * sh
+    n, lab_, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = [k for k in range(1, n) if int(st[k, 4]) >= HAND_MIN_AREA * sw * sh]
+    return np.isin(lab_, big).astype(np.uint8), HAND_STEP
