@@ -76,3 +76,17 @@ def test_the_hand_mask_is_the_hand_in_view() -> None:
     assert mask.shape == (frame.shape[0] // step, frame.shape[1] // step)
     table = np.full((720, 1280, 3), (90, 120, 140), np.uint8)
     assert not ink.hand_in_view(table) and not ink.hand_mask(table)[0].any()
+
+
+def test_a_hand_hides_no_more_items_than_the_card_halves_it_covers(
+    deck: ItemDeck, model: ItemModel
+) -> None:
+    """The arm of claim 41 covers the player's cards' edge: it may hide the one objective item
+    not seen, never as many items as would need more card halves than it covers."""
+    from vision.picmix.frame_items import read_items
+
+    frame, _ = claim_scene("hard", SEED, UNDER_ARM[0], None, looks="dev")
+    fi = read_items(frame, deck, model)
+    seen = [s for s, _ in fi.seen]
+    assert reader._covered(frame, fi, seen, missing=1)
+    assert not reader._covered(frame, fi, seen, missing=40)

@@ -151,7 +151,7 @@ def _verify_at(  # one scale of verify_frame
         verdict, missing, extra, reasons = decide(set(obj.items), visible, unsure, slots)
     # a hand may hide an objective item, never show one too many
     surely_extra = bool(extra) or any("an objective card has" in r for r in reasons)
-    if verdict == "wrong" and not surely_extra and _covered(frame, fi, sightings):
+    if verdict == "wrong" and not surely_extra and _covered(frame, fi, sightings, len(missing)):
         # an objective item not seen may lie under the hand over the cards
         verdict = "unsure"
         what = ", ".join(missing) or "an objective item"
@@ -271,19 +271,28 @@ COVER_NEAR = 1.5
 """Something over the player's cards lies within this many item sizes of their items' box."""
 HAND_COVER_MIN = 1.0
 """A hand or arm in view (``hand_mask``) counts as over the player's cards when it covers at
-least this many items' areas (the median item's size, squared) within ``COVER_NEAR``. Chosen
-on development claims (8 sets, 1,200 claims: both drawers, kit and development looks, normal
-and hard, and new art), against reading without the hand's mask: any part of a hand there
-turned 9 right claims rejected `unsure` and 22 claims judged right `unsure` too; one item's
-area 9 and 20; two 7 and 18; four 6 and 13. A rejected right claim is the worse answer."""
+least this many items' areas (the median item's size, squared) within ``COVER_NEAR``."""
+HALF_ITEMS = 3.0
+"""A card half is about this many items' areas (44 x 63 mm against a 30 mm item): a hand
+covering ``A`` there may hide up to ceil(A / (HALF_ITEMS item areas)) items, no more.
+
+Both chosen on development claims (8 sets, 1,200 claims: both drawers, kit and development
+looks, normal and hard, and new art), against reading without the hand's mask: any part of
+a hand there turned 9 right claims rejected `unsure`, and 22 claims judged right `unsure`
+too; one item's area, 9 and 20; one item's area and no more missing items than the hand may
+hide, 8 and 14 (the new art's development seeds 0-5: 4 more `unsure` claims against 6); two
+items' areas, 7 and 18; four, 6 and 13. A rejected right claim is the worse answer."""
 
 
-def _covered(frame: np.ndarray, fi: FrameItems, sightings: list[ItemSighting]) -> bool:
+def _covered(
+    frame: np.ndarray, fi: FrameItems, sightings: list[ItemSighting], missing: int = 1
+) -> bool:
     """Whether something that is not the table lies over the player's cards: an ink blob of
     another colour (``vision.picmix.ink.occluders``: a sleeve over the cards) whose box meets
     the items' box grown by ``COVER_NEAR`` item sizes, or a hand or arm in view
     (``hand_mask``: an arm over the cards' edge is no ink blob, it lies on the table too)
-    covering ``HAND_COVER_MIN`` items' areas inside that box."""
+    covering ``HAND_COVER_MIN`` items' areas inside that box, enough to hide the ``missing``
+    objective items (``HALF_ITEMS``)."""
     boxes = [s.box_xywh for s in sightings if s.on == "player" and s.status != "hidden"]
     if not boxes:
         return False
@@ -300,7 +309,9 @@ def _covered(frame: np.ndarray, fi: FrameItems, sightings: list[ItemSighting]) -
     r0, r1 = max(0, int(y0 // step)), max(0, math.ceil(y1 / step))
     c0, c1 = max(0, int(x0 // step)), max(0, math.ceil(x1 / step))
     hand_px = int(mask[r0:r1, c0:c1].sum()) * step * step
-    return hand_px > 0 and hand_px >= HAND_COVER_MIN * size * size
+    if hand_px == 0 or hand_px < HAND_COVER_MIN * size * size:
+        return False
+    return missing <= math.ceil(hand_px / (HALF_ITEMS * size * size))
 
 
 def share_text(share: float) -> str:
