@@ -90,3 +90,20 @@ def test_a_hand_hides_no_more_items_than_the_card_halves_it_covers(
     seen = [s for s, _ in fi.seen]
     assert reader._covered(frame, fi, seen, missing=1)
     assert not reader._covered(frame, fi, seen, missing=40)
+
+
+def test_a_shadow_and_the_cards_own_paper_are_not_a_hand(deck: ItemDeck, model: ItemModel) -> None:
+    """Kit look, normal tier, seed 0, claim 346: an arm's shadow lies on the table by the
+    player's cards (the hand over 19% of one card), and under the warm light their paper is
+    no paper to ``hand_mask``. The claim is wrong (two objective items under other cards):
+    judged so, not asked about."""
+    from vision.picmix.frame_items import read_items
+
+    frame, truth = claim_scene("normal", 0, 346, None)
+    assert truth_of(truth)[2] == "wrong"
+    assert _verdict(frame, deck, model) == "wrong"
+    fi = read_items(frame, deck, model)
+    mask, _ = ink.hand_mask(frame)
+    kept = mask & ~reader._paper_cells(fi.blobs.im, mask.shape)
+    assert kept.sum() < mask.sum()  # the cards' paper and printing taken off
+    assert (kept & ~reader._shadow_cells(frame, mask.shape)).sum() < kept.sum()

@@ -44,7 +44,16 @@ import cv2
 import numpy as np
 
 from vision.picmix.frame_items import FrameItems, read_items
-from vision.picmix.ink import Blob, hand_in_view, hand_mask, occluders
+from vision.picmix.ink import (
+    INK_THRESHOLD,
+    MAX_SIDE_PX,
+    Blob,
+    InkMap,
+    hand_in_view,
+    hand_mask,
+    occluders,
+    table_colour,
+)
 from vision.picmix.model import ItemDeck, ItemModel, kit_deck, load_item_model
 from vision.picmix.objective import OBJECTIVE_MAX_ITEMS, Objective, find_objective
 from vision.picmix.reading import ItemSighting, PicmixFailure, PicmixReading
@@ -281,7 +290,10 @@ looks, normal and hard, and new art), against reading without the hand's mask: a
 a hand there turned 9 right claims rejected `unsure`, and 22 claims judged right `unsure`
 too; one item's area, 9 and 20; one item's area and no more missing items than the hand may
 hide, 8 and 14 (the new art's development seeds 0-5: 4 more `unsure` claims against 6); two
-items' areas, 7 and 18; four, 6 and 13. A rejected right claim is the worse answer."""
+items' areas, 7 and 18; four, 6 and 13. With a card's paper and printing and a shadow on the
+table not taken for the hand (``_paper_cells``, ``_shadow_cells``), 8 and 13; the kit's
+normal claims of seed 0, 3 claims judged right `unsure` (9 without). A rejected right claim
+is the worse answer."""
 
 
 def _covered(
@@ -292,7 +304,8 @@ def _covered(
     the items' box grown by ``COVER_NEAR`` item sizes, or a hand or arm in view
     (``hand_mask``: an arm over the cards' edge is no ink blob, it lies on the table too)
     covering ``HAND_COVER_MIN`` items' areas inside that box, enough to hide the ``missing``
-    objective items (``HALF_ITEMS``)."""
+    objective items (``HALF_ITEMS``); the cards' own paper and printing and the shadows on
+    the table are not the hand."""
     boxes = [s.box_xywh for s in sightings if s.on == "player" and s.status != "hidden"]
     if not boxes:
         return False
@@ -306,12 +319,47 @@ def _covered(
     if any(ox < x1 and ox + ow > x0 and oy < y1 and oy + oh > y0 for ox, oy, ow, oh in occ):
         return True
     mask, step = hand_mask(frame)
+    mask = mask & ~_paper_cells(fi.blobs.im, mask.shape) & ~_shadow_cells(frame, mask.shape)
     r0, r1 = max(0, int(y0 // step)), max(0, math.ceil(y1 / step))
     c0, c1 = max(0, int(x0 // step)), max(0, math.ceil(x1 / step))
     hand_px = int(mask[r0:r1, c0:c1].sum()) * step * step
     if hand_px == 0 or hand_px < HAND_COVER_MIN * size * size:
         return False
     return missing <= math.ceil(hand_px / (HALF_ITEMS * size * size))
+
+
+def _paper_cells(im: InkMap, shape_hw: tuple[int, int]) -> np.ndarray:
+    """(H/step, W/step) bool: the cells of a hand's mask that are a card's by the ink map:
+    paper (where the local white is paper's, no ink there: a card's own paper under a tinted
+    light) or an ink blob of an item's size (items, markers)."""
+    h, w = shape_hw
+    ink = cv2.resize(im.ink, (w, h), interpolation=cv2.INTER_AREA)
+    white = cv2.resize(im.white.max(axis=2), (w, h), interpolation=cv2.INTER_AREA)
+    st = im.stats
+    small = np.flatnonzero(np.maximum(st[:, 2], st[:, 3]) <= MAX_SIDE_PX)
+    printed = np.isin(im.labels, small[small > 0]).astype(np.uint8)
+    printed = cv2.resize(printed, (w, h), interpolation=cv2.INTER_AREA) > 0
+    return ((white > 0) & (ink < round(INK_THRESHOLD * 255))) | printed
+
+
+SHADOW_CHROMA = 0.02
+"""A cell of the table's chromaticity within this (each channel's share of the sum), and
+darker than the table, is its shadow (``_shadow_cells``)."""
+
+
+def _shadow_cells(frame: np.ndarray, shape_hw: tuple[int, int]) -> np.ndarray:
+    """(H/step, W/step) bool: cells of the table's own colour, only darker (its chromaticity,
+    each channel's share of the sum, within ``SHADOW_CHROMA`` of the table's): a shadow cast
+    on the table hides nothing."""
+    h, w = shape_hw
+    small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    lab = np.float32(table_colour(frame)).reshape(1, 1, 3)
+    table = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+    t = table.reshape(3).astype(np.float32)
+    tc = t / max(float(t.sum()), 1.0)
+    c = small / np.maximum(small.sum(axis=2, keepdims=True), 1.0)
+    dark = small.sum(axis=2) < float(t.sum())
+    return dark & (np.abs(c - tc).max(axis=2) < SHADOW_CHROMA)
 
 
 def share_text(share: float) -> str:
