@@ -35,14 +35,23 @@ def _verdict(frame: np.ndarray, deck: ItemDeck, model: ItemModel) -> str:
     return r.verdict if isinstance(r, PicmixReading) else "unsure"
 
 
-@pytest.mark.parametrize("index", HINTED)
-def test_a_code_that_the_look_flatly_doubts_leaves_the_name_in_doubt(
-    index: int, deck: ItemDeck, model: ItemModel, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _right_claim_asked(
+    index: int, deck: ItemDeck, model: ItemModel
+) -> tuple[np.ndarray, PicmixReading]:
+    """(frame, reading) of hard development claim ``index``: right by its truth, and asked
+    about (``unsure``) by the reader."""
     frame, truth = claim_scene("hard", SEED, index, None, looks="dev")
     assert truth_of(truth)[2] == "correct"
     r = verify_frame(frame, deck, model=model)
     assert isinstance(r, PicmixReading) and r.verdict == "unsure"
+    return frame, r
+
+
+@pytest.mark.parametrize("index", HINTED)
+def test_a_code_that_the_look_flatly_doubts_leaves_the_name_in_doubt(
+    index: int, deck: ItemDeck, model: ItemModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, r = _right_claim_asked(index, deck, model)
     doubted = [s for s in r.sightings if s.on == "player" and s.confidence < 0.9]
     assert doubted and all(s.status == "unsure" for s in doubted)
     monkeypatch.setattr(sightings, "HINT_AGREE", 0.0)  # the code's name taken surely
@@ -53,10 +62,7 @@ def test_a_code_that_the_look_flatly_doubts_leaves_the_name_in_doubt(
 def test_an_arm_over_the_players_cards_may_hide_the_missing_item(
     index: int, deck: ItemDeck, model: ItemModel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    frame, truth = claim_scene("hard", SEED, index, None, looks="dev")
-    assert truth_of(truth)[2] == "correct"
-    r = verify_frame(frame, deck, model=model)
-    assert isinstance(r, PicmixReading) and r.verdict == "unsure"
+    frame, r = _right_claim_asked(index, deck, model)
     assert any("may be under it" in reason for reason in r.reasons)
     mask, step = ink.hand_mask(frame)
     assert mask.any() and step == ink.HAND_STEP
