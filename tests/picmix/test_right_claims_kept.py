@@ -67,8 +67,8 @@ def test_an_arm_over_the_players_cards_may_hide_the_missing_item(
     mask, step = ink.hand_mask(frame)
     assert mask.any() and step == ink.HAND_STEP
 
-    def no_hand(f: np.ndarray) -> tuple[np.ndarray, int]:
-        return np.zeros_like(ink.hand_mask(f)[0]), ink.HAND_STEP
+    def no_hand(f: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+        return np.zeros_like(ink.hand_mask(f, table)[0]), ink.HAND_STEP
 
     monkeypatch.setattr(reader, "hand_mask", no_hand)
     assert _verdict(frame, deck, model) == "wrong"
@@ -112,4 +112,5 @@ def test_a_shadow_and_the_cards_own_paper_are_not_a_hand(deck: ItemDeck, model: 
     mask, _ = ink.hand_mask(frame)
     kept = mask & ~reader._paper_cells(fi.blobs.im, mask.shape)
     assert kept.sum() < mask.sum()  # the cards' paper and printing taken off
-    assert (kept & ~reader._shadow_cells(frame, mask.shape)).sum() < kept.sum()
+    shadow = reader._shadow_cells(frame, mask.shape, ink.table_colour(frame))
+    assert (kept & ~shadow).sum() < kept.sum()

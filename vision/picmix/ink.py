@@ -373,15 +373,18 @@ def table_colour(frame: np.ndarray) -> np.ndarray:
     return np.median(band, axis=0).astype(np.float32)
 
 
-def occluders(frame: np.ndarray, im: InkMap) -> list[tuple[int, int, int, int]]:
+def occluders(
+    frame: np.ndarray, im: InkMap, table: np.ndarray | None = None
+) -> list[tuple[int, int, int, int]]:
     """Boxes (x, y, w, h) of the large ink blobs on paper ground whose colour is not the
-    table's: hands, sleeves or objects lying over the cards."""
+    table's (``table``: its ``table_colour``, when the caller has it): hands, sleeves or
+    objects lying over the cards."""
     st = im.stats
     side = np.maximum(st[:, 2], st[:, 3])
     big = [i for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
     if not big:
         return []
-    table = table_colour(frame)
+    table = table_colour(frame) if table is None else table
     out = []
     for i in big:
         x, y, w, h, _ = (int(v) for v in st[i])
@@ -415,16 +418,17 @@ HAND_STEP = 8
 """``hand_mask`` reads the frame at 1 / ``HAND_STEP`` of its size."""
 
 
-def hand_mask(frame: np.ndarray) -> tuple[np.ndarray, int]:
+def hand_mask(frame: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """(mask, step): where ``frame`` ((H, W, 3) uint8 BGR) shows a hand, an arm or an object,
     at 1 / ``step`` of its size (uint8, 1 inside): the regions neither the table's colour
-    (``table_colour``) nor paper white of at least ``HAND_MIN_AREA`` of the frame."""
+    (``table``, else ``table_colour``) nor paper white of at least ``HAND_MIN_AREA`` of the
+    frame."""
     check_frame(frame)
     h, w = frame.shape[:2]
     sw, sh = max(1, w // HAND_STEP), max(1, h // HAND_STEP)
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    d = lab - table_colour(frame)
+    d = lab - (table_colour(frame) if table is None else table)
     dist = np.sqrt((d[..., 0] / 2) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     paper = (hsv[..., 2] > 0.8 * np.percentile(hsv[..., 2], 99)) & (hsv[..., 1] < 60)

@@ -315,11 +315,12 @@ def _covered(
     y0 = min(y for _, y, _, _ in boxes) - g
     x1 = max(x + w for x, _, w, _ in boxes) + g
     y1 = max(y + h for _, y, _, h in boxes) + g
-    occ = occluders(frame, fi.blobs.im)
+    table = table_colour(frame)  # once for the three tests below
+    occ = occluders(frame, fi.blobs.im, table)
     if any(ox < x1 and ox + ow > x0 and oy < y1 and oy + oh > y0 for ox, oy, ow, oh in occ):
         return True
-    mask, step = hand_mask(frame)
-    mask = mask & ~_paper_cells(fi.blobs.im, mask.shape) & ~_shadow_cells(frame, mask.shape)
+    mask, step = hand_mask(frame, table)
+    mask &= ~_paper_cells(fi.blobs.im, mask.shape) & ~_shadow_cells(frame, mask.shape, table)
     r0, r1 = max(0, int(y0 // step)), max(0, math.ceil(y1 / step))
     c0, c1 = max(0, int(x0 // step)), max(0, math.ceil(x1 / step))
     hand_px = int(mask[r0:r1, c0:c1].sum()) * step * step
@@ -336,8 +337,10 @@ def _paper_cells(im: InkMap, shape_hw: tuple[int, int]) -> np.ndarray:
     ink = cv2.resize(im.ink, (w, h), interpolation=cv2.INTER_AREA)
     white = cv2.resize(im.white.max(axis=2), (w, h), interpolation=cv2.INTER_AREA)
     st = im.stats
-    small = np.flatnonzero(np.maximum(st[:, 2], st[:, 3]) <= MAX_SIDE_PX)
-    printed = np.isin(im.labels, small[small > 0]).astype(np.uint8)
+    # per label (0: no ink; labels split off later have no row: not counted)
+    item_sized = np.zeros(max(len(st), int(im.labels.max()) + 1), bool)
+    item_sized[1 : len(st)] = np.maximum(st[1:, 2], st[1:, 3]) <= MAX_SIDE_PX
+    printed = item_sized[im.labels].astype(np.uint8)
     printed = cv2.resize(printed, (w, h), interpolation=cv2.INTER_AREA) > 0
     return ((white > 0) & (ink < round(INK_THRESHOLD * 255))) | printed
 
@@ -347,13 +350,14 @@ SHADOW_CHROMA = 0.02
 darker than the table, is its shadow (``_shadow_cells``)."""
 
 
-def _shadow_cells(frame: np.ndarray, shape_hw: tuple[int, int]) -> np.ndarray:
-    """(H/step, W/step) bool: cells of the table's own colour, only darker (its chromaticity,
-    each channel's share of the sum, within ``SHADOW_CHROMA`` of the table's): a shadow cast
-    on the table hides nothing."""
+def _shadow_cells(frame: np.ndarray, shape_hw: tuple[int, int], table: np.ndarray) -> np.ndarray:
+    """(H/step, W/step) bool: cells of the table's own colour (``table``, Lab, as
+    ``table_colour`` gives it), only darker (its chromaticity, each channel's share of the
+    sum, within ``SHADOW_CHROMA`` of the table's): a shadow cast on the table hides
+    nothing."""
     h, w = shape_hw
     small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
-    lab = np.float32(table_colour(frame)).reshape(1, 1, 3)
+    lab = np.float32(table).reshape(1, 1, 3)
     table = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
     t = table.reshape(3).astype(np.float32)
     tc = t / max(float(t.sum()), 1.0)
