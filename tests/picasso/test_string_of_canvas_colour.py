@@ -1,0 +1,77 @@
+"""A long stick crossed by a string of the canvas's own colour (a white cord on a white
+canvas) is read as two sticks in line with a bare gap between: the wood map and the picture
+both call the gap canvas. When one of the two is longer than a short stick can measure, it
+is no short stick: the two are one long stick across a gap up to
+``reader.OVERLONG_GAP_MM`` (``reader._bridged``'s ``overlong``). Two short sticks end to
+end with the same bare gap stay two."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pictable.bench.drawers.picasso_board import board_look, draw_board
+from vision.picasso import BoardReading, read_board
+from vision.picasso import segment as seg
+from vision.picasso.profile import DEFAULT_PROFILE
+from vision.picasso.reader import OVERLONG_GAP_MM, join_in_line
+from vision.picasso.stick_lines import WOOD_PX
+from vision.picasso.sticks import StickFit
+
+S = 1.5
+WOOD = (95, 150, 190)  # light wood once normalised (BGR)
+
+
+def _scene(pieces: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """A normalised canvas and its wood map with sticks 8 mm wide at y = 50 mm along x
+    (each piece from x0 to x1 mm), bare canvas elsewhere."""
+    h, w = round(100 * S), round(200 * S)
+    norm = np.full((h, w, 3), seg.WHITE_LEVEL, np.uint8)
+    wm = np.zeros((h, w), np.uint8)
+    y0, y1 = round(46 * S), round(54 * S)
+    for x0, x1 in pieces:
+        norm[y0:y1, round(x0 * S) : round(x1 * S)] = WOOD
+        wm[y0:y1, round(x0 * S) : round(x1 * S)] = WOOD_PX
+    return norm, wm
+
+
+def _fit(x0: float, x1: float) -> StickFit:
+    return StickFit("short_stick", (x0, 50.0), (x1, 50.0), x1 - x0, False)
+
+
+def test_a_piece_too_long_for_a_short_stick_joins_its_partner_across_a_bare_gap() -> None:
+    # 58 mm of wood, a 6.5 mm white cord, 35 mm of wood: a long stick of 99.5 mm
+    pieces = [(20.0, 78.0), (84.5, 119.5)]
+    norm, wm = _scene(pieces)
+    out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
+    assert [f.kind for f in out] == ["long_stick"]
+    assert abs(out[0].length_mm - 99.5) < 0.5
+
+
+def test_two_short_sticks_with_a_bare_gap_stay_two() -> None:
+    # two whole short sticks, the same 6.5 mm of bare canvas between them
+    pieces = [(20.0, 70.0), (76.5, 126.5)]
+    norm, wm = _scene(pieces)
+    out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
+    assert sorted(f.kind for f in out) == ["short_stick", "short_stick"]
+
+
+def test_a_gap_wider_than_a_string_is_not_bridged() -> None:
+    gap = OVERLONG_GAP_MM + 2.0
+    pieces = [(20.0, 78.0), (78.0 + gap, 78.0 + gap + 25.0)]
+    norm, wm = _scene(pieces)
+    out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
+    assert len(out) == 2
+
+
+def test_a_long_stick_under_a_white_cord_on_the_second_drawers_board() -> None:
+    """The second drawer's development looks, seed 0, board 49: a white cord crosses a long
+    stick of light wood on a white canvas, read as a 58 mm and a 35 mm piece 6.5 mm apart
+    before (one long stick too few, two short ones too many)."""
+    seed = 0 * 100_003 + 49
+    look = board_look(seed, "dev")
+    assert look.name().startswith("white/")
+    b = draw_board(seed, look=look, tier="normal")
+    reading = read_board(b.frame)
+    assert isinstance(reading, BoardReading)
+    assert not reading.occluded
+    assert reading.counts == b.counts
