@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
-from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line
+from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line, turn_between
 from vision.picasso.stick_selection import _explained
 from vision.picasso.stick_stretches import _measure, _sample_bands, _stretch_ranges
 from vision.picasso.sticks import StickFit
@@ -219,7 +219,7 @@ def _off(line: _Line, p: NDArray[np.float64], s: float) -> float:
 def _turn_deg(g: StickFit, line: _Line) -> float:
     """How far stick ``g`` is turned from ``line``, degrees (0-90)."""
     a = math.atan2(g.p1[1] - g.p0[1], g.p1[0] - g.p0[0])
-    return math.degrees(abs((a - line.angle + math.pi / 2) % math.pi - math.pi / 2))
+    return math.degrees(turn_between(a, line.angle))
 
 
 def _on_stick(pts: NDArray[np.float64], g: StickFit, s: float, width: float) -> NDArray[np.bool_]:

@@ -94,6 +94,12 @@ def string_fringe(
     wm[thin] = SHADE_PX
 
 
+def turn_between(a: float, b: float) -> float:
+    """How far two lines at directions ``a`` and ``b`` (radians) are turned from each
+    other, radians in [0, pi / 2]: a line has no head, so pi apart is no turn."""
+    return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
+
+
 @dataclass(frozen=True)
 class _Line:
     cx: float  # a point on the line, canvas px

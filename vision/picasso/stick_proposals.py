@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.stick_lines import NOT_WOOD, WOOD_PX, _Candidate, _Line
+from vision.picasso.stick_lines import NOT_WOOD, WOOD_PX, _Candidate, _Line, turn_between
 
 #: A proposed line piece within this distance of a measured candidate's centre line (along
 #: 70% of it, in its direction within 4 degrees) is that candidate's stick (``_covered``):
@@ -80,7 +80,7 @@ def _hough_lines(
         ang = math.atan2(y1 - y0, x1 - x0)
         ends: NDArray[np.float64] | None = None
         for ln, (centre, d, n) in zip(lines, axes, strict=True):
-            da = abs((ang - ln[2] + math.pi / 2) % math.pi - math.pi / 2)
+            da = turn_between(ang, ln[2])
             if da > math.radians(3):
                 continue
             if ends is None:
@@ -240,9 +240,7 @@ def _seed_lines(
             if score[i] < 1.2:
                 break
             a = float(angles[i])
-            if any(
-                abs((a - b + math.pi / 2) % math.pi - math.pi / 2) < math.radians(15) for b in taken
-            ):
+            if any(turn_between(a, b) < math.radians(15) for b in taken):
                 continue
             taken.append(a)
             out.append((_Line(px, py, a), -6.0, 6.0))
@@ -281,7 +279,7 @@ def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: floa
     pts: NDArray[np.float64] | None = None
     for c in cands:
         cl = c.line
-        da = abs((line.angle - cl.angle + math.pi / 2) % math.pi - math.pi / 2)
+        da = turn_between(line.angle, cl.angle)
         if da > math.radians(4):
             continue
         across_a = (ay - cl.cy) * cl.cos - (ax - cl.cx) * cl.sin

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
-from vision.picasso.stick_lines import NOT_WOOD, _Candidate
+from vision.picasso.stick_lines import NOT_WOOD, _Candidate, turn_between
 
 #: Selection weights (module docstring), in mm of stick.
 NONWOOD_WEIGHT = 3.0
@@ -158,7 +158,7 @@ class _Cover:
                 for j in self.neighbours[i]:
                     if j <= i:
                         continue
-                    turn = abs((angles[i] - angles[j] + math.pi / 2) % math.pi - math.pi / 2)
+                    turn = turn_between(angles[i], angles[j])
                     if not least <= turn < limit:
                         continue
                     gap = np.linalg.norm(ends_mm[i][:, None, :] - ends_mm[j][None, :, :], axis=2)
