@@ -8,6 +8,7 @@ import numpy as np
 
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
+from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.synth import StandInTextures
 from vision.synth.textures import Face
@@ -162,3 +163,22 @@ def segmentation_of(frame: np.ndarray) -> seg.Segmentation:
     view = find_board(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, PX_PER_MM)
     assert isinstance(view, BoardView)
     return seg.segment(view.canvas, view.px_per_mm, DEFAULT_PROFILE)
+
+
+def kit_photo(look_seed: int, wood: str, shadow: str, group: str = "dev") -> np.ndarray:
+    """A photo of the kit's pieces laid apart (``picasso_learn.kit_scene``) in our renderer's
+    look ``look_seed`` of ``group``, checked to have that ``wood`` and ``shadow``."""
+    from pictable.bench.readers.picasso_learn import kit_scene
+    from vision.synth import board_look, render_scene
+
+    look = board_look(look_seed, group)
+    assert (look.wood, look.shadow) == (wood, shadow)
+    frame, _ = render_scene(kit_scene(look_seed, look), seed=look_seed)
+    return frame
+
+
+def learned_kit(frame: np.ndarray) -> LearnedKit:
+    """``kit learn``'s profile of a kit photo it must learn from."""
+    result = learn_kit(frame)
+    assert isinstance(result, LearnedKit), result
+    return result

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pictable.bench.readers.picasso_learn import BOARD_STRIDE, kit_scene
+from pictable.bench.readers.picasso_learn import BOARD_STRIDE
+from tests.picasso import helpers
 from vision.picasso import BoardReading, read_board
 from vision.picasso import learn as learn_module
-from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.synth import board_look, random_picasso_board, render_scene
 
@@ -22,16 +22,10 @@ LOOK_SEED = 200014
 
 @pytest.fixture(scope="module")
 def kit_photo() -> np.ndarray:
-    look = board_look(LOOK_SEED, "dev")
-    assert look.wood == "light" and look.shadow == "hard"
-    frame, _ = render_scene(kit_scene(LOOK_SEED, look), seed=LOOK_SEED)
-    return frame
+    return helpers.kit_photo(LOOK_SEED, "light", "hard")
 
 
-def _learned(frame: np.ndarray) -> LearnedKit:
-    result = learn_kit(frame)
-    assert isinstance(result, LearnedKit), result
-    return result
+_learned = helpers.learned_kit
 
 
 def test_the_sticks_width_leaves_their_hard_shadow_out(kit_photo: np.ndarray) -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pictable.bench.readers.picasso_learn import kit_scene
+from tests.picasso import helpers
 from vision.picasso import learn as learn_module
-from vision.picasso.learn import Failure, LearnedKit, _ridge, _without_specks, learn_kit
-from vision.synth import board_look, render_scene
+from vision.picasso.learn import Failure, _ridge, _without_specks, learn_kit
 
 LOOK_SEED = 5
 S = 1.5
@@ -21,15 +20,11 @@ S = 1.5
 
 @pytest.fixture(scope="module")
 def kit_photo() -> np.ndarray:
-    look = board_look(LOOK_SEED, "dev")
-    assert look.wood == "dark" and look.shadow == "hard"
-    frame, _ = render_scene(kit_scene(LOOK_SEED, look), seed=LOOK_SEED)
-    return frame
+    return helpers.kit_photo(LOOK_SEED, "dark", "hard")
 
 
 def test_the_kit_photo_of_dark_speckled_sticks_is_learned(kit_photo: np.ndarray) -> None:
-    result = learn_kit(kit_photo)
-    assert isinstance(result, LearnedKit), result
+    result = helpers.learned_kit(kit_photo)
     widths = [s.width_mm for s in result.profile.sticks]
     assert widths and all(7.0 <= w <= 9.5 for w in widths)
 
