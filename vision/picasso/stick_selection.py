@@ -252,16 +252,24 @@ def _select(cover: _Cover, n: int) -> list[int]:
     return chosen
 
 
+def _ends_within(
+    a: list[_Candidate], b: list[_Candidate], s: float, mm: float
+) -> NDArray[np.bool_]:
+    """(len(a), len(b)) bool: whether both ends of b's candidate lie within ``mm`` (along
+    each axis) of a's candidate's ends, either way round."""
+    ea = np.stack([c.ends_px(s).ravel() / s for c in a])  # (n, 4)
+    eb = np.stack([c.ends_px(s).ravel() / s for c in b])
+    swapped = ea[:, [2, 3, 0, 1]]
+    d1 = np.abs(eb[None, :, :] - ea[:, None, :]).max(2)
+    d2 = np.abs(eb[None, :, :] - swapped[:, None, :]).max(2)
+    return np.minimum(d1, d2) < mm
+
+
 def _dedupe(cands: list[_Candidate], s: float) -> list[_Candidate]:
     """Drop candidates whose ends both lie within 1.5 mm of an earlier one's."""
     if not cands:
         return cands
-    ends = np.stack([c.ends_px(s).ravel() / s for c in cands])  # (n, 4)
-    swapped = ends[:, [2, 3, 0, 1]]
-    # (n, n): candidate j's ends within 1.5 mm of candidate i's (either way round)
-    d1 = np.abs(ends[None, :, :] - ends[:, None, :]).max(2)
-    d2 = np.abs(ends[None, :, :] - swapped[:, None, :]).max(2)
-    close = (np.minimum(d1, d2) < 1.5).tolist()
+    close = _ends_within(cands, cands, s, 1.5).tolist()
     keep: list[int] = []
     for i in range(len(cands)):
         row = close[i]

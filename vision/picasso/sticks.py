@@ -52,8 +52,9 @@ from vision.picasso.stick_proposals import (
     _hough_lines,
     _seed_lines,
 )
-from vision.picasso.stick_selection import _choose, _dedupe, _explained
+from vision.picasso.stick_selection import _choose, _dedupe, _ends_within, _explained
 from vision.picasso.stick_stretches import (
+    GAP_MM,
     _candidates_on,
     _centred,
     _first_bands,
@@ -116,48 +117,61 @@ class StickFit:
 
 
 #: A first-round line aimed again (``_aimed_again``) gives only stretches within this of a kit
-#: stick's length (mm): turned in a heap, a line may run on into a neighbour's wood.
+#: stick's length (mm): turned in a heap, a line may run on into a neighbour's wood ...
 AIMED_AGAIN_KIT_MM = 6.0
-
-
-def _aimed_again(
-    wood_mp: NDArray[np.uint8], line: _Line, t0: float, t1: float, s: float, profile: KitProfile
-) -> list[_Candidate]:
-    """The candidates of a first-round line on which no stretch was found, centred on its
-    wood and measured again, else turned about its middle (``_scan``), as the second round's
-    lines are: in a heap the Hough line of a half-covered stick may lie a few millimetres or
-    degrees off it, and the band along it holds no clean stretch though the stick's does.
-    Only stretches of a kit stick's length (``AIMED_AGAIN_KIT_MM``) are kept."""
-    width = profile.stick_width_mm
-    lengths = [k.length_mm for k in profile.sorted_sticks]
-    min_len = 0.6 * lengths[0]
-    centred = _centred(wood_mp, line, t0, t1, s, width)
-    found = _candidates_on(wood_mp, centred, (t0, t1), s, profile) if centred is not line else []
-    if not found:
-        for c in _scan(wood_mp, centred, t0, t1, width, s, 0.6 * lengths[-1]):
-            found.extend(_measure(wood_mp, c.line, c.t0, c.t1, width, s, min_len))
-    return [c for c in found if min(abs(c.length - x) for x in lengths) <= AIMED_AGAIN_KIT_MM]
-
-
 #: ... and none whose both ends lie within this of another candidate's (mm): a stick another
 #: line found already needs no second candidate, which would only move the selection.
 AIMED_AGAIN_SAME_MM = 3.0
 
 
-def _new_sticks(aimed: list[_Candidate], cands: list[_Candidate], s: float) -> list[_Candidate]:
-    """The candidates of ``aimed`` whose ends do not both lie within ``AIMED_AGAIN_SAME_MM``
-    of another candidate's (of ``cands``), either way round."""
-    if not aimed or not cands:
-        return aimed
-    have = np.stack([c.ends_px(s).ravel() / s for c in cands])  # (n, 4)
-    swapped = have[:, [2, 3, 0, 1]]
-    out = []
-    for c in aimed:
-        e = c.ends_px(s).ravel() / s
-        d = np.minimum(np.abs(have - e).max(1), np.abs(swapped - e).max(1))
-        if not (d < AIMED_AGAIN_SAME_MM).any():
-            out.append(c)
-    return out
+def _aimed_again(
+    wood_mp: NDArray[np.uint8],
+    line: _Line,
+    t0: float,
+    t1: float,
+    s: float,
+    profile: KitProfile,
+    both_max: float = 0.45,
+    gap_mm: float = GAP_MM,
+) -> list[_Candidate]:
+    """The candidates of a line on which no stretch was found: centred on its wood and
+    measured again, else turned about its middle (``_scan``) and the best turn measured,
+    with ``both_max`` of the stretch's cross-sections allowed wood on both flanks and gaps
+    of ``gap_mm`` bridged. A proposal may lie a millimetre or two, or a few degrees, off a
+    stick crossed by others (in a heap the Hough line of a half-covered stick; a second-round
+    edge half a stick in) and find no clean stretch where the stick's own line does."""
+    width = profile.stick_width_mm
+    lengths = [k.length_mm for k in profile.sorted_sticks]
+    min_len = 0.6 * lengths[0]
+    centred = _centred(wood_mp, line, t0, t1, s, width)
+    found = (
+        _candidates_on(wood_mp, centred, (t0, t1), s, profile, gap_mm=gap_mm)
+        if centred is not line
+        else []
+    )
+    if not found:
+        reach = 0.6 * lengths[-1]
+        for c in _scan(wood_mp, centred, t0, t1, width, s, reach, both_max, gap_mm):
+            found.extend(
+                _measure(
+                    wood_mp, c.line, c.t0, c.t1, width, s, min_len, both_max=both_max, gap_mm=gap_mm
+                )
+            )
+    return found
+
+
+def _new_sticks(
+    aimed: list[_Candidate], cands: list[_Candidate], s: float, profile: KitProfile
+) -> list[_Candidate]:
+    """The candidates of first-round lines aimed again (``aimed``) of a kit stick's length
+    (``AIMED_AGAIN_KIT_MM``) whose ends do not both lie within ``AIMED_AGAIN_SAME_MM`` of
+    another candidate's (of ``cands``)."""
+    lengths = [k.length_mm for k in profile.sorted_sticks]
+    kit = [c for c in aimed if min(abs(c.length - x) for x in lengths) <= AIMED_AGAIN_KIT_MM]
+    if not kit or not cands:
+        return kit
+    same = _ends_within(kit, cands, s, AIMED_AGAIN_SAME_MM)
+    return [c for c, dup in zip(kit, same.any(axis=1), strict=True) if not dup]
 
 
 def find_sticks(
@@ -186,7 +200,7 @@ def find_sticks(
                 cands.extend(found)
             else:
                 aimed.extend(_aimed_again(wood_mp, line, t0, t1, s, profile))
-    cands.extend(_new_sticks(aimed, cands, s))
+    cands.extend(_new_sticks(aimed, cands, s, profile))
     cands = _dedupe(cands, s)
     chosen = _choose(cands, wood, wood_mp, s, profile)
     # Second round: lines proposed on the wood the first round leaves unexplained.
@@ -204,36 +218,14 @@ def find_sticks(
                 found = _candidates_on(
                     wood_mp, line, (t0, t1), s, profile, band, gap_mm=HEAP_GAP_MM
                 )
-                # These proposals are rough (an edge half a stick in, a leftover's longest
-                # reach): a line a millimetre or two off a stick crossed by others may find
-                # no clean stretch. Centred on its wood, it may.
-                centred = _centred(wood_mp, line, t0, t1, s, width) if not found else line
-                if not found and centred is not line:
-                    found = _candidates_on(
-                        wood_mp, centred, (t0, t1), s, profile, gap_mm=HEAP_GAP_MM
-                    )
                 if not found:
-                    # ...or aimed a few degrees off a stick in a heap: turn it about its
-                    # middle (``_scan``) and measure the best turn.
-                    # In a heap the stick's flanks are often other sticks: allow more of
-                    # them (the selection still has to find the stick worth its cost).
-                    reach = 0.6 * kinds[-1].length_mm
-                    for c in _scan(
-                        wood_mp, centred, t0, t1, width, s, reach, HEAP_BOTH_MAX, HEAP_GAP_MM
-                    ):
-                        found.extend(
-                            _measure(
-                                wood_mp,
-                                c.line,
-                                c.t0,
-                                c.t1,
-                                width,
-                                s,
-                                min_len,
-                                both_max=HEAP_BOTH_MAX,
-                                gap_mm=HEAP_GAP_MM,
-                            )
-                        )
+                    # These proposals are rough (an edge half a stick in, a leftover's
+                    # longest reach); in a heap a stick's flanks are often other sticks:
+                    # allow more of them (the selection still has to find the stick worth
+                    # its cost).
+                    found = _aimed_again(
+                        wood_mp, line, t0, t1, s, profile, HEAP_BOTH_MAX, HEAP_GAP_MM
+                    )
                 extra.extend(found)
         if extra:
             cands = _dedupe(cands + extra, s)

@@ -49,7 +49,6 @@ from vision.picmix.ink import (
     MAX_SIDE_PX,
     Blob,
     InkMap,
-    hand_in_view,
     hand_mask,
     occluders,
     table_colour,
@@ -131,7 +130,7 @@ def _verify_at(  # one scale of verify_frame
         wrong = _wrong_whichever(fi, deck)
         if wrong is not None:
             return wrong
-        if occluders(frame, fi.blobs.im) or hand_in_view(frame):
+        if _anything_over(frame, fi):
             return replace(
                 obj,
                 reason="no objective card found (neither its code nor its items can be read); "
@@ -141,7 +140,7 @@ def _verify_at(  # one scale of verify_frame
         return obj
     sightings, visible, unsure = player_items(fi, obj.indices, _near_player_items(fi, obj.indices))
     if not any(s.on == "player" and s.status != "hidden" for s in sightings):
-        if occluders(frame, fi.blobs.im) or hand_in_view(frame):
+        if _anything_over(frame, fi):
             return PicmixFailure(
                 "no player cards found (no item outside the objective card can be read); "
                 "they may be under something in view, such as a hand or arm",
@@ -294,6 +293,14 @@ items' areas, 7 and 18; four, 6 and 13. With a card's paper and printing and a s
 table not taken for the hand (``_paper_cells``, ``_shadow_cells``), 8 and 13; the kit's
 normal claims of seed 0, 3 claims judged right `unsure` (9 without). A rejected right claim
 is the worse answer."""
+
+
+def _anything_over(frame: np.ndarray, fi: FrameItems) -> bool:
+    """Whether anything in view is not the table: an ink blob of another colour
+    (``occluders``) or a hand, an arm or an object (``hand_mask``), the table's colour read
+    once for both."""
+    table = table_colour(frame)
+    return bool(occluders(frame, fi.blobs.im, table)) or bool(hand_mask(frame, table)[0].any())
 
 
 def _covered(
