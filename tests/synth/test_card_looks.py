@@ -62,9 +62,21 @@ def test_held_back_looks_never_appear_among_development_looks() -> None:
         assert names == set(dev[part]), part  # every development name drawn, nothing else
 
 
+def test_the_wide_development_looks_draw_no_held_back_name() -> None:
+    wide, held, dev = (CARD_LOOK_GROUPS[g] for g in ("wide", "held", "dev"))
+    seen: dict[str, set[str]] = {}
+    for s in range(400):
+        for part, name in card_look(s, "wide").names().items():
+            seen.setdefault(part, set()).add(name)
+    for part, names in seen.items():
+        assert names == set(wide[part]), part  # every wide name drawn, nothing else
+        assert not names & (set(held[part]) - set(dev[part])), part  # only shared defaults
+        assert set(dev[part]) < names, part  # the development looks and more
+
+
 def test_an_unknown_look_group_is_refused() -> None:
     with pytest.raises(ValueError, match="look group"):
-        random_card_look(np.random.default_rng(0), "wide")
+        random_card_look(np.random.default_rng(0), "bogus")
 
 
 def test_the_looks_light_tints_the_scene() -> None:

@@ -5,8 +5,8 @@ The card readers were tuned on one look: the kit's art printed on white stock, b
 tables of ``vision.synth.tiers.sample_table`` under the tier's tint. A player's cards may be
 printed on cream or grey stock, faded or dark, kept in matt or glossy sleeves, and lie on a
 checked cloth or a stone table under warm or cool light. The benchmark measures the readers
-on looks of two groups (``CARD_LOOK_GROUPS``): ``dev``, the only ones to look at while
-tuning, and ``held``, whose tables, papers and sleeves are never used while tuning.
+on looks of three groups (``CARD_LOOK_GROUPS``): ``dev`` and ``wide``, the only ones to look
+at while tuning, and ``held``, whose tables, papers and sleeves are never used while tuning.
 
 The part names match those of the second card drawer (``pictable/bench/drawers/cards.py``),
 but the numbers here are this module's own: the two drawers stay independent.
@@ -30,24 +30,30 @@ PAPER_LOOKS: dict[str, Vec3] = {
     "bright": (1.0, 0.99, 0.97),
     "cream": (0.86, 0.95, 1.0),
     "grey": (0.88, 0.88, 0.87),
+    "ivory": (0.93, 0.97, 1.0),
+    "recycled": (0.91, 0.94, 0.94),
 }
 #: Print: contrast against the paper and saturation ranges.
 INK_LOOKS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "fresh": ((0.95, 1.0), (0.95, 1.05)),
     "rich": ((1.0, 1.0), (1.1, 1.3)),
     "faded": ((0.65, 0.8), (0.6, 0.8)),
+    "pale": ((0.8, 0.92), (0.75, 0.9)),
 }
 #: Sleeves: haze over the card, reach past its edge (mm), broad sheen (ranges).
 SLEEVE_LOOKS: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
     "none": ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0)),
     "matt": ((0.05, 0.12), (1.0, 2.0), (0.0, 0.0)),
     "glossy": ((0.02, 0.06), (1.0, 2.0), (0.15, 0.35)),
+    "satin": ((0.03, 0.08), (1.0, 2.0), (0.05, 0.14)),
 }
 #: Light temperature as white-balance multipliers (B, G, R), before the camera.
 LIGHT_LOOKS: dict[str, Vec3] = {
     "neutral": (1.0, 1.0, 1.0),
     "warm": (0.84, 0.96, 1.08),
     "cool": (1.1, 1.01, 0.9),
+    "daylight": (1.05, 1.0, 0.95),
+    "fluorescent": (0.96, 1.06, 0.95),
 }
 #: Tables: kind and base colours (BGR).
 TABLE_LOOKS: dict[str, tuple[TableKind, tuple[tuple[int, int, int], ...]]] = {
@@ -57,10 +63,17 @@ TABLE_LOOKS: dict[str, tuple[TableKind, tuple[tuple[int, int, int], ...]]] = {
     "white": ("plain", ((228, 232, 234), (236, 238, 240))),
     "check": ("check", ((40, 40, 160), (140, 80, 30), (50, 120, 50))),
     "stone": ("stone", ((60, 62, 66), (200, 202, 204), (45, 48, 52))),
+    "dark": ("plain", ((34, 34, 38), (28, 38, 52), (48, 44, 40))),
+    "felt": ("cloth", ((110, 45, 30), (40, 30, 125), (35, 95, 110))),
+    "motif": ("motif", ((30, 30, 32), (90, 40, 30), (30, 30, 110), (40, 80, 40))),
 }
 
 #: Development looks (tune on these) and held-back looks (never tuned on): the names each
-#: group draws from, per part of the look.
+#: group draws from, per part of the look. ``wide`` is a second development group: the
+#: development looks and more, varying what the held-back looks vary (stock of another tint,
+#: paler ink, a sleeve with some sheen, light of other colours, dark and coloured tables, a
+#: printed cloth of small dark squares and dots) in
+#: values of its own, none of the held-back names. Its figures are development figures.
 CARD_LOOK_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
     "dev": {
         "table": ("wood", "cloth", "grey"),
@@ -76,6 +89,13 @@ CARD_LOOK_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
         "sleeve": ("none", "glossy"),
         "light": ("neutral", "cool"),
     },
+    "wide": {
+        "table": ("wood", "cloth", "grey", "dark", "felt", "motif"),
+        "paper": ("white", "bright", "ivory", "recycled"),
+        "ink": ("fresh", "rich", "pale"),
+        "sleeve": ("none", "matt", "satin"),
+        "light": ("neutral", "warm", "daylight", "fluorescent"),
+    },
 }
 #: The second key of the look's own generator (``card_look``): not the scene's stream.
 CARD_LOOK_STREAM = 26
@@ -90,7 +110,7 @@ def _u(rng: np.random.Generator, r: tuple[float, float]) -> float:
 
 
 def random_card_look(rng: np.random.Generator, group: str) -> CardLook:
-    """A random look of ``group`` (``dev`` or ``held``): each part's name drawn from the
+    """A random look of ``group`` (``dev``, ``wide`` or ``held``): each part's name drawn from the
     group's names (``CARD_LOOK_GROUPS``), its numbers drawn within the name's ranges.
 
     Draw it from a generator of its own (not the scene's): see ``card_look``.

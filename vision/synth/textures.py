@@ -482,7 +482,7 @@ def marker_cells(marker_id: int) -> np.ndarray:
 
 # --------------------------------------------------------------------------- table surfaces
 
-TableKind = Literal["wood", "cloth", "plain", "check", "stone"]
+TableKind = Literal["wood", "cloth", "plain", "check", "stone", "motif"]
 #: Table tiles are periodic (sampled with wrap-around), this many mm on a side.
 TABLE_TILE_MM = 512.0
 TABLE_TILE_PPM = 2.0
@@ -555,6 +555,32 @@ def table_tile(kind: TableKind, colour_bgr: tuple[int, int, int], seed: int) -> 
         light = np.array([236.0, 238.0, 240.0], np.float32)[None, None, :]
         fine = periodic_noise(rng, (n, n), (0.7, 0.7))[..., None]
         img = (odd * base + (1 - odd) * light) * (1.0 + 0.05 * fine)
+    elif kind == "motif":
+        # A printed oilcloth: small dark squares and dots, 5-14 mm, on a light ground, set
+        # on a grid of 24-37 mm with a jitter: the size of a card's marker on a far card.
+        light = np.array([226.0, 230.0, 232.0], np.float32) * float(rng.uniform(0.9, 1.05))
+        img = np.broadcast_to(np.clip(light, 0, 255)[None, None, :], (n, n, 3)).copy()
+        ink = tuple(float(v) for v in base[0, 0])
+        k = int(rng.choice([14, 16, 18, 20]))
+        step = n / k
+        for gy in range(k):
+            for gx in range(k):
+                side = float(rng.uniform(5.0, 14.0)) * TABLE_TILE_PPM
+                cx = (gx + 0.5) * step + float(rng.uniform(-0.2, 0.2)) * step
+                cy = (gy + 0.5) * step + float(rng.uniform(-0.2, 0.2)) * step
+                square = bool(rng.random() < 0.6)
+                angle = float(rng.uniform(0.0, 90.0))
+                for dy in (-n, 0, n):  # drawn across the wrap, so the tile stays periodic
+                    for dx in (-n, 0, n):
+                        if square:
+                            box = ((cx + dx, cy + dy), (side, side), angle)
+                            pts = np.round(cv2.boxPoints(box) * 16).astype(np.int32)
+                            cv2.fillConvexPoly(img, pts, ink, cv2.LINE_AA, shift=4)
+                        else:
+                            centre = (round((cx + dx) * 16), round((cy + dy) * 16))
+                            cv2.circle(img, centre, round(side * 8), ink, -1, cv2.LINE_AA, 4)
+        fine = periodic_noise(rng, (n, n), (0.7, 0.7))[..., None]
+        img = img * (1.0 + 0.04 * fine)
     elif kind == "stone":
         # Polished stone: a mottled base crossed by thin, wandering veins.
         blotch = periodic_noise(rng, (n, n), (30.0, 30.0))

@@ -205,8 +205,9 @@ def score_frame(
 #: tiers, not cached).
 DRAWERS: tuple[str, ...] = ("synth", "second")
 #: Look groups of a run (``vision.synth.card_looks``; the second drawer's own ``CARD_LOOKS``):
-#: None for each drawer's default looks.
-LOOKS: tuple[str | None, ...] = (None, "dev", "held")
+#: None for each drawer's default looks; ``wide`` (more development looks) the project's
+#: camera only.
+LOOKS: tuple[str | None, ...] = (None, "dev", "wide", "held")
 
 
 def _look_names(truth: Any, looks: str | None, seed: int, index: int) -> dict[str, str]:
@@ -278,7 +279,7 @@ def bench_identify(
     times: list[float] = []
     said: list[tuple[float, bool]] = []
     by_look: dict[str, dict[str, list[int]]] = {}
-    if looks not in LOOKS:
+    if looks not in LOOKS or (looks == "wide" and drawer == "second"):
         raise ValueError(f"unknown looks {looks!r}; expected one of {list(LOOKS)}")
     if drawer == "second":
         from pictable.bench.drawers.cards import card_scenes
@@ -569,9 +570,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--looks",
         default=None,
-        choices=("kit", "dev", "held"),
+        choices=("kit", "dev", "wide", "held"),
         help="the looks of the cards and the room: kit (the drawer's default), dev "
-        "(development looks, to tune on) or held (held-back looks, never tuned on)",
+        "(development looks, to tune on), wide (more development looks, the project's "
+        "camera only) or held (held-back looks, never tuned on)",
     )
     p.add_argument("--markdown", action="store_true", help="stages: a Markdown table, not JSON")
     args = p.parse_args(argv)

@@ -80,8 +80,8 @@ def bench_picmix(
 
     if drawer not in ("synth", "second"):
         raise ValueError(f"drawer {drawer!r}: one of ('synth', 'second')")
-    if looks not in (None, "dev", "held"):
-        raise ValueError(f"looks {looks!r}: one of (None, 'dev', 'held')")
+    if looks not in (None, "dev", "wide", "held") or (looks == "wide" and drawer != "synth"):
+        raise ValueError(f"looks {looks!r}: one of (None, 'dev', 'held'), or 'wide' (synth)")
     art = None
     if drawer == "second":
         from pictable.bench.readers.identify import kit_art
