@@ -16,10 +16,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, marker_pairs, outline_markers, quads
+from vision.identify import appearance, blur_read, marker_pairs, outline_markers, quads
 from vision.identify.candidates import Thresholds, _area, _Candidate
 from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
+from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry
+from vision.kit.codes import marker_id as face_marker_id
 
 #: How much better (the share of its outline seen as edges + half the picture's agreement)
 #: one pose of a lone marker must be than the other (on rendered tables, seeds 0 and 1, the
@@ -76,6 +78,17 @@ QR_ALONE_REACH = 0.04
 #: and pictures sets of seed 0 and 5, 22 -> 9; at a loss of 0.05, 22 -> 12).
 SNAP_AGREE_LOSS = 0.0
 SNAP_CHECKED = 0.02
+#: A card named by one marker alone is not reported when that marker's square, as blur shows
+#: it (:func:`vision.identify.blur_read.correlations`), looks more like another marker of the
+#: kit than like the one its cells read, by MISREAD_LEAD, at
+#: :data:`vision.identify.verification.RIVAL_MARKER_MIN` (0.7) or more: a small blurred
+#: marker read bit for bit can read a cell wrong into another card's marker. Under held-back
+#: looks (the project's hard tier, seed 1 scene 15) a card 35 px wide was named by such a
+#: square as pickpic-064 at 0.94; its square correlated 0.91 with pickpic-068's marker (its
+#: own) and 0.75 with 064's. On 881 lone markers of 11 development sets (hard codes scenes,
+#: both drawers, default, development and wide looks), 3 squares looked more like another
+#: marker, none of them reported.
+MISREAD_LEAD = 0.1
 
 
 @functools.lru_cache(maxsize=512)
@@ -312,10 +325,11 @@ def _by_codes(
         for c, p, u in zip(cards, chosen, unframed, strict=True)
         if p is not None and not lone[p] and not u
     ]
+    misread = _misread(grey, cards, [k for k, p in enumerate(chosen) if p is not None and lone[p]])
     out = []
     for k, card in enumerate(cards):
         pick = chosen[k]
-        if pick is None:
+        if pick is None or k in misread:
             continue
         others = [poses[p] for p in chosen if p is not None and p != pick]
         if lone[pick] and (
@@ -335,6 +349,27 @@ def _by_codes(
         if agree[pick] >= t.agree:
             evidence += ("picture",)
         out.append(_Candidate(card.card, poses[pick], confidence, "code", card.side, evidence))
+    return out
+
+
+def _misread(grey: NDArray[np.uint8], cards: list[CodeCard], lone: list[int]) -> set[int]:
+    """The indices among ``lone`` (cards of ``cards`` named by one marker alone) whose
+    marker's square looks more like another marker of the kit than like its own, as blur
+    shows it: by :data:`MISREAD_LEAD`, at a correlation of
+    :data:`vision.identify.verification.RIVAL_MARKER_MIN` or more (see :data:`MISREAD_LEAD`)."""
+    if not lone:
+        return set()
+    squares = np.stack([np.asarray(cards[k].codes[0].corners_px, np.float32) for k in lone])
+    score = blur_read.correlations(grey, squares.reshape(-1, 4, 2))
+    columns = blur_read.marker_columns()
+    out = set()
+    for row, k in enumerate(lone):
+        own = columns == face_marker_id(cards[k].card, cards[k].side)
+        if not own.any():
+            continue
+        rival = float(score[row, ~own].max())
+        if rival >= RIVAL_MARKER_MIN and rival >= float(score[row, own].max()) + MISREAD_LEAD:
+            out.add(k)
     return out
 
 
