@@ -154,6 +154,9 @@ def test_report_has_the_shape_pictable_bench_reads(
     for who in ("project's camera", "second drawer"):
         for group in ("development looks", "held-back looks"):
             assert f"{who}, {group}, hard tier, both" in figures
+    assert "project's camera, wide development looks, hard tier, both" in figures
+    assert "second drawer, wide" not in figures  # the wide looks are the project's camera's
     assert "| project | held | table |" in r["markdown"]
+    assert "| project | wide |" in r["markdown"]
     with pytest.raises(ValueError, match="profile"):
         report("everything")

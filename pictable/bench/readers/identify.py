@@ -698,11 +698,12 @@ def report(
                     deck=None if method == "codes" else deck, drawer="second",
                 )
             )  # fmt: skip
-    # Development and held-back looks on both drawers (nothing was tuned on the held-back).
-    for group in ("dev", "held"):
+    # Development and held-back looks on both drawers (nothing was tuned on the held-back);
+    # the wide development looks on the project's camera.
+    for group in ("dev", "wide", "held"):
         for drawer, size, seed in (
             ("synth", int(n.get("looks") or 0), REPORT_SEED),
-            ("second", int(n.get("second_looks") or 0), 0),
+            ("second", int(n.get("second_looks") or 0) if group != "wide" else 0, 0),
         ):
             for tier, method in LOOK_PLAN if size else ():
                 runs.append(
@@ -866,7 +867,10 @@ def _markdown(
         "Looks (issue 26, part 7): the runs marked `dev` and `held` draw the cards and the "
         "room in development looks (the only ones tuned on) and held-back looks (never tuned "
         "on): card stock, ink, sleeves, tables and light (`vision.synth.card_looks`; the "
-        "second drawer's own `card_room.CARD_LOOKS`, its seed 0). The runs marked `kit` are "
+        "second drawer's own `card_room.CARD_LOOKS`, its seed 0). The runs marked `wide` "
+        "(the project's camera) draw wide development looks: the development looks and more "
+        "stocks, a paler ink, a satin sleeve, other lights, dark, felt and printed-cloth "
+        "tables, none of the held-back names. The runs marked `kit` are "
         "each drawer's default looks. Their bars are issue 26's: by codes 99.5% on the "
         "normal tier and 85% on the hard, codes and pictures 95% on the hard, no wrong id.",
         "",

@@ -11,7 +11,12 @@ from typing import Any
 import numpy as np
 
 #: How the reports name each look group (the default looks are ``kit``).
-LOOK_LABEL = {"kit": "default looks", "dev": "development looks", "held": "held-back looks"}
+LOOK_LABEL = {
+    "kit": "default looks",
+    "dev": "development looks",
+    "wide": "wide development looks",
+    "held": "held-back looks",
+}
 
 
 def _pct(x: float) -> str:
