@@ -118,4 +118,6 @@ def test_a_run_under_looks_says_which_and_counts_by_look() -> None:
     text = "\n".join(looks_markdown(runs))
     assert "| project | held | paper |" in text and "| second | dev | table |" in text
     with pytest.raises(ValueError, match="looks"):
-        bench_identify("normal", 1, 1, "codes", looks="wide")
+        bench_identify("normal", 1, 1, "codes", looks="bogus")
+    with pytest.raises(ValueError, match="looks"):  # the wide looks are the project's camera's
+        bench_identify("normal", 1, 0, "codes", drawer="second", looks="wide")

@@ -82,4 +82,6 @@ def test_claims_under_looks_keep_their_cards_on_both_drawers(tmp_path: Path) -> 
     )
     assert out["looks"] == "held" and out["unsure"] == 1
     with pytest.raises(ValueError, match="looks"):
-        bench_picmix("normal", 1, 0, cache=tmp_path, looks="wide")
+        bench_picmix("normal", 1, 0, cache=tmp_path, looks="bogus")
+    with pytest.raises(ValueError, match="looks"):  # the wide looks are the project's camera's
+        bench_picmix("normal", 1, 0, looks="wide", drawer="second")

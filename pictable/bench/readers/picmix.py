@@ -73,8 +73,8 @@ def bench_picmix(
     ``new_art``: claims with the deck of ``vision.picmix.newart``; ``drawer``: ``synth``
     (the project's camera, cached) or ``second`` (``pictable.bench.drawers.picmix_claims``,
     the independent drawer: kit art, tiers normal and hard, not cached); ``looks``: the
-    cards and the room in development (``dev``) or held-back (``held``) looks, each drawer's
-    own (None: its default look)."""
+    cards and the room in development (``dev``; ``wide`` on the project's camera only) or
+    held-back (``held``) looks, each drawer's own (None: its default look)."""
     from vision.picmix.reader import verify_frame
     from vision.picmix.reading import PicmixReading
 
