@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,6 +20,7 @@ from vision.synth import (
 )
 from vision.synth.effects import scene_effects
 from vision.synth.sprites import look_face, sleeve_sprite
+from vision.synth.textures import TABLE_TILE_PPM, table_tile
 
 #: Scene 0 of run seed 1, codes, normal tier (5 cards).
 SCENE = scene_seed(1, 0)
@@ -121,3 +123,21 @@ def test_scenes_in_a_look_group_are_cached_apart(tmp_path) -> None:
     assert not np.array_equal(kit[0], held[0])
     cached = [f for _, f, _ in scenes("codes", "normal", 1, 1, tmp_path, "held")]
     assert np.array_equal(cached[0], held[0])
+
+
+def test_a_printed_cloth_has_small_dark_marks_on_a_light_ground() -> None:
+    """The wide looks' ``motif`` table: dark squares and dots of 5-14 mm (a far card's marker
+    size) on a light ground, across the tile's wrap too (it tiles without a seam)."""
+    tile = table_tile("motif", (30, 30, 32), 7)
+    grey = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY)
+    dark = (grey < 120).astype(np.uint8)
+    assert 0.03 < dark.mean() < 0.3
+    assert np.median(grey[dark == 0]) > 190
+    for axis in (0, 1):  # the last row (column) runs on into the first as any two do
+        a = np.take(dark, [-1, 0], axis).swapaxes(0, axis)
+        b = np.take(dark, [100, 101], axis).swapaxes(0, axis)
+        assert np.mean(a[0] != a[1]) <= 3 * np.mean(b[0] != b[1]) + 0.01
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    sides_mm = np.sqrt(stats[1:, cv2.CC_STAT_AREA]) / TABLE_TILE_PPM
+    assert n - 1 >= 14 * 14 - 20  # a mark at each point of its grid (a few may touch)
+    assert 4.0 < float(np.median(sides_mm)) < 14.0
