@@ -40,7 +40,7 @@ def test_a_look_moves_no_card() -> None:
     """The look is drawn from a stream of its own: the scene's cards, camera and truth are
     the same under every look, and only the pixels differ."""
     kit_frame, kit = make_scene("codes", "hard", SCENE)
-    for group in ("dev", "held"):
+    for group in ("dev", "wide", "held"):
         frame, truth = make_scene("codes", "hard", SCENE, group)
         assert [c.card_id for c in truth.cards] == [c.card_id for c in kit.cards]
         for a, b in zip(truth.cards, kit.cards, strict=True):
