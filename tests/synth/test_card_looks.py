@@ -49,6 +49,15 @@ def test_a_look_moves_no_card() -> None:
         assert not np.array_equal(frame, kit_frame)
 
 
+def _names_drawn(group: str, scenes: int) -> dict[str, set[str]]:
+    """The names each part of the look took in scenes ``0 .. scenes-1`` under ``group``."""
+    seen: dict[str, set[str]] = {}
+    for s in range(scenes):
+        for part, name in card_look(s, group).names().items():
+            seen.setdefault(part, set()).add(name)
+    return seen
+
+
 def test_held_back_looks_never_appear_among_development_looks() -> None:
     dev, held = CARD_LOOK_GROUPS["dev"], CARD_LOOK_GROUPS["held"]
     for part in ("table", "paper"):
@@ -56,21 +65,13 @@ def test_held_back_looks_never_appear_among_development_looks() -> None:
     assert "glossy" in held["sleeve"] and "glossy" not in dev["sleeve"]
     assert "faded" in held["ink"] and "faded" not in dev["ink"]
     assert "cool" in held["light"] and "cool" not in dev["light"]
-    seen: dict[str, set[str]] = {}
-    for s in range(300):
-        for part, name in card_look(s, "dev").names().items():
-            seen.setdefault(part, set()).add(name)
-    for part, names in seen.items():
+    for part, names in _names_drawn("dev", 300).items():
         assert names == set(dev[part]), part  # every development name drawn, nothing else
 
 
 def test_the_wide_development_looks_draw_no_held_back_name() -> None:
     wide, held, dev = (CARD_LOOK_GROUPS[g] for g in ("wide", "held", "dev"))
-    seen: dict[str, set[str]] = {}
-    for s in range(400):
-        for part, name in card_look(s, "wide").names().items():
-            seen.setdefault(part, set()).add(name)
-    for part, names in seen.items():
+    for part, names in _names_drawn("wide", 400).items():
         assert names == set(wide[part]), part  # every wide name drawn, nothing else
         assert not names & (set(held[part]) - set(dev[part])), part  # only shared defaults
         assert set(dev[part]) < names, part  # the development looks and more

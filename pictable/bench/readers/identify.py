@@ -279,8 +279,12 @@ def bench_identify(
     times: list[float] = []
     said: list[tuple[float, bool]] = []
     by_look: dict[str, dict[str, list[int]]] = {}
-    if looks not in LOOKS or (looks == "wide" and drawer == "second"):
+    if looks not in LOOKS:
         raise ValueError(f"unknown looks {looks!r}; expected one of {list(LOOKS)}")
+    if looks == "wide" and drawer == "second":
+        raise ValueError(
+            "looks 'wide' are the project's camera's; the second drawer has dev and held"
+        )
     if drawer == "second":
         from pictable.bench.drawers.cards import card_scenes
 
