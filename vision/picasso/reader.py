@@ -26,7 +26,14 @@ from calibration.result import Failure
 from vision.picasso import masks
 from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
-from vision.picasso.cord import find_cord, thin_lines, with_lines, without_shadow_lines
+from vision.picasso.cord import (
+    CordReading,
+    faint_cord,
+    find_cord,
+    thin_lines,
+    with_lines,
+    without_shadow_lines,
+)
 from vision.picasso.occlusion import (
     Outside,
     dark_objects,
@@ -223,6 +230,8 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     sticks = tuple(
         Stick(f.kind, _r2(f.p0), _r2(f.p1), round(f.length_mm, 1), f.seam) for f in stick_fits
     )
+    if not cord.present and sg.model_logits is not None and occlusion is None:
+        cord = _faint_string(cord, sg.model_logits, stick_fits, shape_solid, s, profile)
     string = Cord(round(cord.length_mm, 1), cord.points_mm) if cord.present else None
     return BoardReading(
         sticks=sticks,
@@ -245,6 +254,27 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
 #: counted boards, 2026-12-04) read exactly on 12 of 31 boards seen under 0.7 px/mm, 44 of
 #: 68 at 0.7-1.0 and 27 of 28 at 1.0 or more; its normal boards are all seen at 0.82 or more.
 COARSE_PX_PER_MM = 0.7
+
+
+def _faint_string(
+    cord: CordReading,
+    logits: NDArray[np.float32],
+    fits: list[StickFit],
+    shapes: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+) -> CordReading:
+    """The string, where none was found among the classes, by the pixel model's string
+    probability (``cord.faint_cord``) away from the sticks and shapes read: ``cord`` when
+    that finds none either."""
+    pieces = shapes.copy()
+    width = max(1, round(profile.stick_width_mm * s))
+    for f in fits:
+        p0 = (round(f.p0[0] * s - 0.5), round(f.p0[1] * s - 0.5))
+        p1 = (round(f.p1[0] * s - 0.5), round(f.p1[1] * s - 0.5))
+        cv2.line(pieces, p0, p1, 1, width)
+    faint = faint_cord(logits, pieces, s, profile)
+    return faint if faint.present else cord
 
 
 def coarse_doubt(frame_px_per_mm: float, stick_width_mm: float) -> str | None:

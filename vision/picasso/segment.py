@@ -71,6 +71,9 @@ class Segmentation:
     #: whose classes: "table" (the colour table and the roles) or "model" (the pixel model)
     source: str = "table"
     model_classes: NDArray[np.uint8] | None = None
+    #: the pixel model's class logits at half resolution ((5, H/2, W/2) float32), None
+    #: without the model
+    model_logits: NDArray[np.float32] | None = None
 
     def mask(self, code: int) -> NDArray[np.uint8]:
         """(H, W) uint8 0/1 mask of one class."""
@@ -336,7 +339,7 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
         labels, names = model_labels(table, cls, norm, profile)
         labels = wide_strings(labels, norm, px_per_mm, profile)
         labels, margins = blank_frame(labels, px_per_mm)
-        return Segmentation(labels, norm, names, margins, "model", half)
+        return Segmentation(labels, norm, names, margins, "model", half, logits)
     bars = ink_bars(norm, px_per_mm, index)
     if half is not None:
         bars = not_string(bars, half)
@@ -352,7 +355,7 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     labels, names = assign_roles(
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
-    return Segmentation(labels, norm, names, margins, "table", half)
+    return Segmentation(labels, norm, names, margins, "table", half, logits)
 
 
 #: A bar (``roles.ink_bars``) the pixel model calls the string over at least this share of
