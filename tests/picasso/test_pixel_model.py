@@ -182,3 +182,14 @@ def test_painting_pieces_anew_leaves_the_canvas_and_reaches_black_and_white() ->
         grey = cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)
         means.append(float(grey[cls == STICK].mean()))
     assert min(means) < 50 and max(means) > 205  # the canvas is 200
+
+
+def test_a_class_probability_with_a_floor_is_the_softmax_where_it_can_reach_it() -> None:
+    rng = np.random.default_rng(7)
+    logits = rng.normal(0.0, 3.0, (5, 20, 30)).astype(np.float32)
+    full = pixel_model.probability(logits, pixel_model.STRING)
+    e = np.exp(logits - logits.max(0))
+    assert np.allclose(full, e[pixel_model.STRING] / e.sum(0), atol=1e-6)
+    floored = pixel_model.probability(logits, pixel_model.STRING, 0.12)
+    assert np.allclose(floored[full >= 0.12], full[full >= 0.12], atol=1e-6)
+    assert (floored[full < 0.12] < 0.12).all()

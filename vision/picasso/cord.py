@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.masks import opened
-from vision.picasso.pixel_model import STRING
+from vision.picasso.pixel_model import STRING, probability
 from vision.picasso.profile import KitProfile
 
 #: The string counts when this much of it (mm of line) shows: a quarter of KIT.md's string
@@ -311,16 +311,9 @@ def faint_cord(
     hh, hw = logits.shape[1:]
     empty = np.zeros_like(pieces)
     none = CordReading(empty, empty, 0.0, np.zeros((0, 2), np.float32))
-    # p >= FAINT_PROB needs the string's logit within log(FAINT_PROB) of the largest: the
-    # softmax only where it does
-    top = logits.max(0)
-    maybe = logits[STRING] - top >= math.log(FAINT_PROB)
-    if not maybe.any():
+    cand = (probability(logits, STRING, FAINT_PROB) >= FAINT_PROB).astype(np.uint8)
+    if not cand.any():
         return none
-    sub = logits[:, maybe]
-    e = np.exp(sub - top[maybe])
-    cand = np.zeros((hh, hw), np.uint8)
-    cand[maybe] = e[STRING] >= FAINT_PROB * e.sum(0)
     r = 2 * max(1, round(1.5 * s / 2)) + 1
     near = cv2.dilate(
         np.ascontiguousarray(pieces[::2, ::2][:hh, :hw]),

@@ -14,6 +14,7 @@ colours and keeps the outlines sharp.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 
 import cv2
@@ -94,6 +95,22 @@ def half_logits(
     x = model_input(normalised, table, MULTIPLE)
     out = np.asarray(model.run(x)[0], np.float32)  # type: ignore[attr-defined]
     return np.ascontiguousarray(out[:, : (h + 1) // 2, : (w + 1) // 2])
+
+
+def probability(logits: NDArray[np.float32], k: int, floor: float = 0.0) -> NDArray[np.float32]:
+    """(H, W) float32 the probability of class ``k`` from (K, H, W) logits (a softmax),
+    computed only where it can reach ``floor`` (the class's logit within log(floor) of the
+    largest) and 0 elsewhere: a floor makes it cheap where the class is rare."""
+    top = logits.max(0)
+    if floor <= 0.0:
+        e = np.exp(logits - top)
+        return np.asarray(e[k] / e.sum(0), np.float32)
+    maybe = logits[k] - top >= math.log(floor)
+    out = np.zeros(top.shape, np.float32)
+    if maybe.any():
+        e = np.exp(logits[:, maybe] - top[maybe])
+        out[maybe] = e[k] / e.sum(0)
+    return out
 
 
 def argmax(logits: NDArray[np.float32]) -> NDArray[np.uint8]:

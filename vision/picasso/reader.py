@@ -201,13 +201,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     if shapes:
         for f in sticks_under_shapes(leftover_wood, shape_solid, s, profile):
             stick_fits.append(f)
-            cv2.line(
-                leftover_wood,
-                (round(f.p0[0] * s - 0.5), round(f.p0[1] * s - 0.5)),
-                (round(f.p1[0] * s - 0.5), round(f.p1[1] * s - 0.5)),
-                0,
-                max(1, round(profile.stick_width_mm * s) + 2),
-            )
+            _draw_stick(leftover_wood, f, s, 0, max(1, round(profile.stick_width_mm * s) + 2))
     laid = np.asarray(near, np.uint8) | shape_px  # what the pieces found explain
     coming_in = entering(
         (wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins, outside, laid
@@ -270,11 +264,17 @@ def _faint_string(
     pieces = shapes.copy()
     width = max(1, round(profile.stick_width_mm * s))
     for f in fits:
-        p0 = (round(f.p0[0] * s - 0.5), round(f.p0[1] * s - 0.5))
-        p1 = (round(f.p1[0] * s - 0.5), round(f.p1[1] * s - 0.5))
-        cv2.line(pieces, p0, p1, 1, width)
+        _draw_stick(pieces, f, s, 1, width)
     faint = faint_cord(logits, pieces, s, profile)
     return faint if faint.present else cord
+
+
+def _draw_stick(mask: NDArray[np.uint8], f: StickFit, s: float, value: int, width: int) -> None:
+    """Draw stick ``f``'s centre line (board mm) into ``mask`` (at ``s`` px/mm, pixel
+    centres at integer coordinates), ``width`` pixels wide, in place."""
+    p0 = (round(f.p0[0] * s - 0.5), round(f.p0[1] * s - 0.5))
+    p1 = (round(f.p1[0] * s - 0.5), round(f.p1[1] * s - 0.5))
+    cv2.line(mask, p0, p1, value, width)
 
 
 def coarse_doubt(frame_px_per_mm: float, stick_width_mm: float) -> str | None:

@@ -419,9 +419,8 @@ def under_pale_string(
     if float(np.median(grey)) < PALE_STRING_GREY:
         return labels
     # (the model's stick probability, upsampled as its classes are: only on such boards)
-    e = np.exp(logits - logits.max(0))
     h, w = labels.shape
-    p_stick = cv2.resize(e[pm.STICK] / e.sum(0), (w, h), interpolation=cv2.INTER_LINEAR)
+    p_stick = cv2.resize(pm.probability(logits, pm.STICK), (w, h), interpolation=cv2.INTER_LINEAR)
     likely = p_stick >= UNDER_PALE_PROB
     k = 2 * max(1, round(UNDER_PALE_MM * s)) + 1
     near = cv2.dilate(string.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
