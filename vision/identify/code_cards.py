@@ -22,6 +22,7 @@ from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sigh
 from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry
 from vision.kit.codes import marker_id as face_marker_id
+from vision.kit.codes import marker_table
 
 #: How much better (the share of its outline seen as edges + half the picture's agreement)
 #: one pose of a lone marker must be than the other (on rendered tables, seeds 0 and 1, the
@@ -180,6 +181,40 @@ def _face_agreement(
     return out
 
 
+@functools.cache
+def _game_faces(game: str) -> tuple[tuple[tuple[str, str], ...], NDArray[np.float32]]:
+    """The faces (card, side) of the game's portrait cards that carry markers, and their
+    :func:`kit_face_cells` stacked (f, gh, gw, 3)."""
+    faces = tuple(
+        sorted(
+            f
+            for f in marker_table().values()
+            if f[0].startswith(f"{game}-") and face_geometry(*f)[0][0] <= face_geometry(*f)[0][1]
+        )
+    )
+    if not faces:
+        return (), np.zeros((0, 25, 18, 3), np.float32)
+    return faces, np.stack([kit_face_cells(card, side) for card, side in faces])
+
+
+def _game_face_agreement(
+    bgr: NDArray[np.uint8], poses: NDArray[np.float64], game: str
+) -> tuple[tuple[tuple[str, str], ...], NDArray[np.float64]]:
+    """(the game's portrait faces, (k, f) agreement of each pose (k, 4, 2) with each of them):
+    each pose rectified once."""
+    faces, refs = _game_faces(game)
+    if not faces or not len(poses):
+        return faces, np.zeros((len(poses), len(faces)))
+    gh, gw = refs.shape[1:3]
+    rect = appearance.rectify(bgr, poses, (gw * 3, gh * 3))
+    cells = appearance.lab_cells(rect, (gw, gh))
+    k, f = len(poses), len(faces)
+    agree = appearance.agreement(
+        np.repeat(cells, f, axis=0), np.broadcast_to(refs, (k, *refs.shape)).reshape(-1, gh, gw, 3)
+    )
+    return faces, agree.reshape(k, f)
+
+
 def _by_codes(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
@@ -213,6 +248,7 @@ def _by_codes(
             [c.corners_px.astype(np.float64) for c in cards],
             game,
             lambda poses, faces: _face_agreement(bgr, poses, faces),
+            lambda poses: _game_face_agreement(bgr, poses, game),
         )
         if found:
             more += found
