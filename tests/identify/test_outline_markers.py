@@ -238,3 +238,53 @@ def test_a_small_card_is_placed_by_the_affine_fit_of_its_squares(
     # Placed by the homography of the squares as found, it lay more than 10% off.
     monkeypatch.setattr(outline_markers, "_affine_squares", lambda squares, found: found)
     assert _off(_named(frame)[f"{card}/front"], t) > 0.1
+
+
+def _card_squares(a: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face's two marker squares and its corners through the affine map ``a``, ``t``."""
+    face, squares = outline_markers._layout("pickpic")
+    return squares @ a.T + t, face @ a.T + t
+
+
+def test_two_dark_squares_lying_as_a_cards_markers_give_its_outline() -> None:
+    face, squares = outline_markers._layout("pickpic")
+    a = np.array([[0.5, -0.2], [0.2, 0.5]])
+    sq, corners = _card_squares(a, np.array([300.0, 200.0]))
+    # The detector's corner order: any roll of each square, the same for both.
+    dark = np.stack([np.roll(sq[1], 1, axis=0), np.roll(sq[0], 1, axis=0)])
+    found = outline_markers.pair_outlines(dark, face, squares, [])
+    assert len(found) == 1
+    # The outline, or the same turned half round (the two poses the reading tries).
+    assert min(np.abs(np.roll(found[0], -k, axis=0) - corners).max() for k in (0, 2)) < 1e-6
+
+
+def test_dark_squares_not_lying_as_a_cards_markers_give_no_outline() -> None:
+    face, squares = outline_markers._layout("pickpic")
+    a = np.array([[0.5, -0.2], [0.2, 0.5]])
+    sq, corners = _card_squares(a, np.array([300.0, 200.0]))
+    mirrored = sq.copy()
+    mirrored[:, :, 0] = 600.0 - mirrored[:, :, 0]  # the face seen from below
+    far = sq.copy()
+    far[1] += 15.0  # the second square too far away
+    small = sq.copy()
+    small[1] = sq[1].mean(axis=0) + 0.6 * (sq[1] - sq[1].mean(axis=0))
+    for dark in (mirrored, far, small, sq[:1]):
+        assert len(outline_markers.pair_outlines(dark, face, squares, [])) == 0
+    # Off the cards already placed only.
+    assert len(outline_markers.pair_outlines(sq, face, squares, [corners])) == 0
+
+
+def test_small_cards_on_a_pale_table_are_named_by_their_dark_squares_paired(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Cards 49-50 px wide on light wood: their white frames show no edge all round, their
+    # blurred markers are dark squares no marker matches bit for bit.
+    frame, truth = _dev_scene(3, 44)
+    cards = ["pickpic-083/front", "pickpic-116/front"]
+    named = _named(frame)
+    for card in cards:
+        assert card in named, f"{card} not named"
+        assert _off(named[card], _truth_card(truth, card.split("/")[0])) <= 0.1
+    monkeypatch.setattr(outline_markers, "pair_outlines", lambda *a: np.zeros((0, 4, 2)))
+    without = _named(frame)
+    assert not any(card in without for card in cards)

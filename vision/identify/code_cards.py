@@ -249,6 +249,7 @@ def _by_codes(
             game,
             lambda poses, faces: _face_agreement(bgr, poses, faces),
             lambda poses: _game_face_agreement(bgr, poses, game),
+            unread[0] if unread else None,
         )
         if found:
             more += found

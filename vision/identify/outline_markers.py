@@ -25,6 +25,13 @@ The card's size where it lies is told from the cards the codes name (their centr
 heights, ``heights_at`` of :func:`~vision.identify.quads.find_outlines`): on the hard
 development sets 8 cards more than without, 0 wrong.
 
+A best marker that leads narrowly (under :data:`MIN_LEAD`, but leads) names the card only
+where its picture is the likest of the game's faces (:data:`PICTURED_LEAD`). The card is
+placed by the affine map that fits its two squares best (:func:`_affine_squares`). Besides
+the outlines the edges give, pairs of dark squares that no marker matched bit for bit and
+that lie as a card's two markers give outlines too (:func:`pair_outlines`): a small card
+whose white frame lies on a pale table shows no edge all round.
+
 Only for games whose every face is portrait and carries two markers at the same places
 (:func:`_layout`: Pick Pic, Pic Flip, Picasso's word cards; not Picmix)."""
 
@@ -33,6 +40,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -180,6 +188,75 @@ def _affine_squares(
     return np.einsum("ij,njk->nik", src, a).reshape(found.shape)
 
 
+#: Two dark squares are a card's two markers when their sizes differ by at most this ratio,
+#: their centres lie as far apart as the face's (3.6 marker sides) within PAIR_SLACK of that,
+#: and
+#: the affine map of the face's two marker squares onto them fits their 8 corners within
+#: PAIR_FIT of a side (root mean square).
+PAIR_SIZE_RATIO = 1.35
+PAIR_SLACK = 0.2
+PAIR_FIT = 0.12
+
+
+def pair_outlines(
+    dark: NDArray[np.float64],
+    face: NDArray[np.float64],
+    squares: NDArray[np.float64],
+    placed: Sequence[NDArray[np.float64]],
+) -> NDArray[np.float64]:
+    """Card outlines (k, 4, 2), first side short, given by pairs of ``dark`` squares (m, 4,
+    2) that lie as a card's two markers ``squares`` (2, 4, 2) mm on its ``face`` (4, 2) mm
+    do, off the cards ``placed``: the affine map of the face's two squares that fits the
+    pair's 8 corners best, among the four ways a square's corners can follow its marker's
+    and the two ways the pair can follow the face's squares. A small card on a pale table
+    (a white frame on light wood) shows no edge all round, but its two markers show as
+    dark squares that no marker matched bit for bit."""
+    if len(dark) < 2:
+        return np.zeros((0, 4, 2))
+    centres = dark.mean(axis=1)
+    if len(placed):
+        free = np.array(
+            [
+                all(
+                    cv2.pointPolygonTest(np.asarray(q, np.float32), (float(x), float(y)), False) < 0
+                    for q in placed
+                )
+                for x, y in centres
+            ]
+        )
+        dark, centres = dark[free], centres[free]
+    side = np.linalg.norm(dark - np.roll(dark, -1, axis=1), axis=2).mean(axis=1)
+    mm = np.linalg.norm(squares[0, 1] - squares[0, 0])
+    apart = np.linalg.norm(squares[1].mean(axis=0) - squares[0].mean(axis=0)) / mm
+    i, j = np.triu_indices(len(dark), 1)
+    s = (side[i] + side[j]) / 2
+    d = np.linalg.norm(centres[i] - centres[j], axis=1) / np.maximum(s, 1e-9)
+    keep = (np.maximum(side[i], side[j]) <= PAIR_SIZE_RATIO * np.minimum(side[i], side[j])) & (
+        np.abs(d - apart) <= PAIR_SLACK * apart
+    )
+    i, j, s = i[keep], j[keep], s[keep]
+    if not len(i):
+        return np.zeros((0, 4, 2))
+    src = np.hstack([squares.reshape(8, 2), np.ones((8, 1))])
+    pinv = np.linalg.pinv(src)  # (3, 8)
+    # Hypotheses: the pair either way round, each square's corners in 4 rolls and either
+    # direction (both squares the same way: the markers are printed the same way up).
+    order = [np.roll(np.arange(4), -r)[::d] for r in range(4) for d in (1, -1)]
+    best_err = np.full(len(i), np.inf)
+    best = np.zeros((len(i), 3, 2))
+    for a, b in ((i, j), (j, i)):
+        for o in order:
+            dst = np.concatenate([dark[a][:, o], dark[b][:, o]], axis=1)  # (p, 8, 2)
+            m = np.einsum("ij,pjk->pik", pinv, dst)
+            err = np.sqrt(((np.einsum("ij,pjk->pik", src, m) - dst) ** 2).sum(axis=2).mean(axis=1))
+            # A mirrored fit is no card: the face seen from below.
+            err[m[:, 0, 0] * m[:, 1, 1] - m[:, 0, 1] * m[:, 1, 0] <= 0] = np.inf
+            better = err < best_err
+            best_err[better], best[better] = err[better], m[better]
+    good = best_err <= PAIR_FIT * s
+    return np.einsum("ij,pjk->pik", np.hstack([face, np.ones((4, 1))]), best[good])
+
+
 def _likest_picture(
     pictures: Callable[[NDArray[np.float64]], tuple[Sequence[tuple[str, str]], NDArray[np.float64]]]
     | None,
@@ -212,9 +289,12 @@ def outline_sightings(
     | None = None,
     pictures: Callable[[NDArray[np.float64]], tuple[Sequence[tuple[str, str]], NDArray[np.float64]]]
     | None = None,
+    dark: NDArray[np.float32] | None = None,
 ) -> list[CodeSighting]:
     """Soft marker sightings read where card outlines put a card's markers (see the module
     docstring); ``regions``: :func:`vision.identify.quads.silhouettes` of ``grey``;
+    ``dark``: the dark squares (m, 4, 2) no marker matched bit for bit (pairs of them lying
+    as a card's two markers give outlines too, :func:`pair_outlines`);
     ``placed``: (4, 2) corners of the cards the codes already place; ``agreement``: the
     agreement of poses (k, 4, 2) with the faces (card, side) given for them; ``pictures``:
     the game's faces and the agreement of poses (k, 4, 2) with each (k, f)."""
@@ -228,9 +308,14 @@ def outline_sightings(
         heights_at = np.array([[*q.mean(axis=0), _long_side(q)] for q in placed], np.float64)
     outlines = quads.find_outlines(grey, grads=grads, regions=regions, heights_at=heights_at)
     outlines = outlines[:MAX_OUTLINES]
-    if not outlines:
+    paired = np.zeros((0, 4, 2))
+    if dark is not None and len(dark):
+        paired = pair_outlines(np.asarray(dark, np.float64), face, squares, placed)
+    if not outlines and not len(paired):
         return []
-    corners = np.stack([o.corners_px for o in outlines]).astype(np.float64)
+    corners = np.concatenate(
+        [paired, *([np.stack([o.corners_px for o in outlines])] if outlines else [])]
+    ).astype(np.float64)
     # The two squares where the outline, first side short at the top, puts them (turned half
     # round, the card has its markers at the same two places).
     h, ok = _lstsq_homographies(np.broadcast_to(face, corners.shape), corners)
