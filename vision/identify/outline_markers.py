@@ -190,8 +190,7 @@ def _affine_squares(
 
 #: Two dark squares are a card's two markers when their sizes differ by at most this ratio,
 #: their centres lie as far apart as the face's (3.6 marker sides) within PAIR_SLACK of that,
-#: and
-#: the affine map of the face's two marker squares onto them fits their 8 corners within
+#: and the affine map of the face's two marker squares onto them fits their 8 corners within
 #: PAIR_FIT of a side (root mean square).
 PAIR_SIZE_RATIO = 1.35
 PAIR_SLACK = 0.2
