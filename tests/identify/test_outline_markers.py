@@ -288,3 +288,43 @@ def test_small_cards_on_a_pale_table_are_named_by_their_dark_squares_paired(
     monkeypatch.setattr(outline_markers, "pair_outlines", lambda *a: np.zeros((0, 4, 2)))
     without = _named(frame)
     assert not any(card in without for card in cards)
+
+
+def test_samples_of_more_points_than_one_remap_takes_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vision.identify import codes
+
+    img = (np.arange(100 * 120) % 251).astype(np.uint8).reshape(100, 120)
+    rng = np.random.default_rng(0)
+    x, y = rng.uniform(-2, 121, (50, 70)), rng.uniform(-2, 101, (50, 70))
+    whole = codes._sample_xy(img, x, y)
+    monkeypatch.setattr(codes, "_SAMPLE_CHUNK", 777)  # in pieces, as past 33 M points
+    assert np.array_equal(codes._sample_xy(img, x, y), whole)
+
+
+def test_a_cloth_of_hundreds_of_dark_marks_pairs_only_the_likest_markers() -> None:
+    # A printed oilcloth of small dark squares left 1,100 outlines to read before the
+    # dark squares were capped, and more samples than one remap takes.
+    grey = np.full((720, 1280), 200, np.uint8)
+    marks = []
+    for yy in range(10, 700, 22):
+        for xx in range(10, 1260, 22):
+            grey[yy : yy + 11, xx : xx + 11] = 40
+            marks.append([[xx, yy], [xx + 11, yy], [xx + 11, yy + 11], [xx, yy + 11]])
+    dark = np.array(marks, np.float32)
+    assert len(dark) > 1000
+    assert len(outline_markers._ringed(grey, dark[: outline_markers.MAX_DARK])) == 48
+    found = outline_markers.outline_sightings(grey, *_grads_regions(grey), [], "pickpic", dark=dark)
+    assert found == []
+
+
+def test_dark_squares_are_taken_most_like_a_markers_ring_first() -> None:
+    grey = np.full((100, 200), 200, np.uint8)
+    grey[30:60, 20:80] = 30  # a dark square run into a dark picture: no pad on one side
+    grey[30:60, 120:150] = 30
+    grey[35:55, 125:145] = 230  # a marker's ring: black border, light inside
+    blot = [[20, 30], [50, 30], [50, 60], [20, 60]]
+    ring = [[120, 30], [150, 30], [150, 60], [120, 60]]  # a marker: its white pad all round
+    ordered = outline_markers._ringed(grey, np.array([blot, ring], np.float64))
+    assert ordered[0].tolist() == ring

@@ -212,18 +212,8 @@ def pair_outlines(
     dark squares that no marker matched bit for bit."""
     if len(dark) < 2:
         return np.zeros((0, 4, 2))
+    dark = dark[_free(dark, placed)]
     centres = dark.mean(axis=1)
-    if len(placed):
-        free = np.array(
-            [
-                all(
-                    cv2.pointPolygonTest(np.asarray(q, np.float32), (float(x), float(y)), False) < 0
-                    for q in placed
-                )
-                for x, y in centres
-            ]
-        )
-        dark, centres = dark[free], centres[free]
     side = np.linalg.norm(dark - np.roll(dark, -1, axis=1), axis=2).mean(axis=1)
     mm = np.linalg.norm(squares[0, 1] - squares[0, 0])
     apart = np.linalg.norm(squares[1].mean(axis=0) - squares[0].mean(axis=0)) / mm
@@ -254,6 +244,39 @@ def pair_outlines(
             best_err[better], best[better] = err[better], m[better]
     good = best_err <= PAIR_FIT * s
     return np.einsum("ij,pjk->pik", np.hstack([face, np.ones((4, 1))]), best[good])
+
+
+#: Dark squares paired a frame, those most like a marker's ring first (a printed cloth of
+#: small dark marks leaves hundreds).
+MAX_DARK = 48
+
+
+def _ringed(grey: NDArray[np.uint8], dark: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``dark`` (m, 4, 2) ordered by how much each looks like the ring every marker shares
+    (black border, white pad; :func:`_ring`), most first."""
+    if not len(dark):
+        return dark
+    u, v, t = _ring()
+    s = _sample_xy(grey, *blur_read.bilinear_points(dark, u, v)).reshape(len(dark), -1)
+    s = s.astype(np.float64)
+    s -= s.mean(axis=1, keepdims=True)
+    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
+    return dark[np.argsort(-(s @ t), kind="stable")]
+
+
+def _free(dark: NDArray[np.float64], placed: Sequence[NDArray[np.float64]]) -> NDArray[np.bool_]:
+    """(m,) whether each square of ``dark`` (m, 4, 2) has its centre off every outline of
+    ``placed``."""
+    centres = dark.mean(axis=1)
+    free = np.ones(len(dark), bool)
+    if not len(dark):
+        return free
+    for q in placed:
+        poly = np.asarray(q, np.float32)
+        free &= np.array(
+            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
+        )
+    return free
 
 
 def _likest_picture(
@@ -309,7 +332,8 @@ def outline_sightings(
     outlines = outlines[:MAX_OUTLINES]
     paired = np.zeros((0, 4, 2))
     if dark is not None and len(dark):
-        paired = pair_outlines(np.asarray(dark, np.float64), face, squares, placed)
+        dark = _ringed(grey, np.asarray(dark, np.float64)[_free(dark, placed)])
+        paired = pair_outlines(dark[:MAX_DARK], face, squares, [])
     if not outlines and not len(paired):
         return []
     corners = np.concatenate(
