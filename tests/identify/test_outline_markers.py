@@ -290,17 +290,15 @@ def test_small_cards_on_a_pale_table_are_named_by_their_dark_squares_paired(
     assert not any(card in without for card in cards)
 
 
-def test_samples_of_more_points_than_one_remap_takes_are_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_samples_of_more_points_than_one_remap_takes_are_the_same() -> None:
     from vision.identify import codes
 
     img = (np.arange(100 * 120) % 251).astype(np.uint8).reshape(100, 120)
     rng = np.random.default_rng(0)
     x, y = rng.uniform(-2, 121, (50, 70)), rng.uniform(-2, 101, (50, 70))
     whole = codes._sample_xy(img, x, y)
-    monkeypatch.setattr(codes, "_SAMPLE_CHUNK", 777)  # in pieces, as past 33 M points
-    assert np.array_equal(codes._sample_xy(img, x, y), whole)
+    # In pieces of 777 points, as past 16 M points (33 M and more stopped cv2.remap).
+    assert np.array_equal(codes._sample_xy(img, x, y, chunk=777), whole)
 
 
 def test_a_cloth_of_hundreds_of_dark_marks_pairs_only_the_likest_markers() -> None:

@@ -413,11 +413,8 @@ def refine_marker_corners(
     return np.asarray(np.where(keep[:, None, None], out, q), np.float32)
 
 
-_SAMPLE_CHUNK = 1024 * 16384
-
-
 def _sample_xy(
-    img: NDArray[np.uint8], x: NDArray[np.float64], y: NDArray[np.float64]
+    img: NDArray[np.uint8], x: NDArray[np.float64], y: NDArray[np.float64], chunk: int = 1 << 24
 ) -> NDArray[np.float32]:
     """Bilinear samples of ``img`` at points given by their ``x`` and ``y`` (pixels, arrays
     of one shape); 0 outside. As :func:`vision.identify.quads._sample`, which takes (..., 2)
@@ -427,12 +424,9 @@ def _sample_xy(
     n = x.size
     if n == 0:
         return np.zeros(shape, np.float32)
-    if n > _SAMPLE_CHUNK:  # cv2.remap takes maps of fewer than 32,767 rows
+    if n > chunk:  # in pieces: cv2.remap takes maps of fewer than 32,767 rows
         x, y = x.reshape(-1), y.reshape(-1)
-        parts = [
-            _sample_xy(img, x[k : k + _SAMPLE_CHUNK], y[k : k + _SAMPLE_CHUNK])
-            for k in range(0, n, _SAMPLE_CHUNK)
-        ]
+        parts = [_sample_xy(img, x[k : k + chunk], y[k : k + chunk]) for k in range(0, n, chunk)]
         return np.concatenate(parts).reshape(shape)
     cols = min(n, 1024)
     rows = -(-n // cols)
