@@ -185,16 +185,15 @@ def _face_agreement(
 def _game_faces(game: str) -> tuple[tuple[tuple[str, str], ...], NDArray[np.float32]]:
     """The faces (card, side) of the game's portrait cards that carry markers, and their
     :func:`kit_face_cells` stacked (f, gh, gw, 3)."""
-    faces = tuple(
-        sorted(
-            f
-            for f in marker_table().values()
-            if f[0].startswith(f"{game}-") and face_geometry(*f)[0][0] <= face_geometry(*f)[0][1]
-        )
-    )
+    game_faces = {f for f in marker_table().values() if f[0].startswith(f"{game}-")}
+    faces = tuple(sorted(f for f in game_faces if _portrait(face_geometry(*f)[0])))
     if not faces:
         return (), np.zeros((0, 25, 18, 3), np.float32)
     return faces, np.stack([kit_face_cells(card, side) for card, side in faces])
+
+
+def _portrait(size: tuple[float, float]) -> bool:
+    return size[0] <= size[1]
 
 
 def _game_face_agreement(

@@ -25,6 +25,7 @@ marker nearly all dark is like any dark blob with a light speck."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -296,6 +297,23 @@ def paired_markers(
     return out
 
 
+def off_outlines(
+    squares: NDArray[np.floating], outlines: Sequence[NDArray[np.floating]]
+) -> NDArray[np.bool_]:
+    """(m,) whether each square of ``squares`` (m, 4, 2) has its centre outside every
+    outline (4, 2) of ``outlines``."""
+    centres = squares.mean(axis=1)
+    free = np.ones(len(squares), bool)
+    if not len(squares):
+        return free
+    for outline in outlines:
+        poly = np.asarray(outline, np.float32)
+        free &= np.array(
+            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
+        )
+    return free
+
+
 def unread_sightings(
     grey: NDArray[np.uint8], cards: list[CodeCard], squares: NDArray[np.float32], game: str
 ) -> list[CodeSighting]:
@@ -306,14 +324,7 @@ def unread_sightings(
     (:func:`vision.identify.blur_read.blurred_markers`), and those left by that with their
     partner (:func:`paired_markers`); all marked ``soft``."""
     placed = [c.corners_px for c in cards if len(c.codes) >= 2 or "qr" in c.kinds]
-    centres = squares.mean(axis=1)
-    free = np.ones(len(squares), bool)
-    for outline in placed:
-        poly = np.asarray(outline, np.float32)
-        free &= np.array(
-            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
-        )
-    squares = squares[free]
+    squares = squares[off_outlines(squares, placed)]
     ids = game_marker_ids(game)
     named = blurred_markers(grey, squares, ids)
     taken = np.array([c for _, c in named], np.float32).reshape(-1, 4, 2)

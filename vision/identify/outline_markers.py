@@ -40,7 +40,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -56,7 +55,7 @@ from vision.identify.codes import (
     sighting,
 )
 from vision.identify.likeness import game_marker_ids
-from vision.identify.marker_pairs import _axes
+from vision.identify.marker_pairs import _axes, off_outlines
 from vision.identify.outlines import _silhouettes_less
 from vision.kit.codes import card_for_marker, marker_table
 
@@ -151,6 +150,17 @@ def _ring() -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float6
     return u[keep], v[keep], t
 
 
+def _ring_scores(grey: NDArray[np.uint8], quads: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(n,) correlation of each square (n, 4, 2) with the ring every marker shares
+    (:func:`_ring`)."""
+    u, v, t = _ring()
+    s = _sample_xy(grey, *blur_read.bilinear_points(quads, u, v)).reshape(len(quads), -1)
+    s = s.astype(np.float64)
+    s -= s.mean(axis=1, keepdims=True)
+    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
+    return s @ t
+
+
 def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.float64]:
     """Squares (n, 2, 4, 2) moved to where the ring every marker shares is seen best, among
     :data:`SCALES` and :data:`SHIFTS` (cells) round them."""
@@ -163,13 +173,7 @@ def _located(grey: NDArray[np.uint8], sq: NDArray[np.float64]) -> NDArray[np.flo
         + SHIFTS[None, None, None, :, None, 0:1] * ex[:, :, None]
         + SHIFTS[None, None, None, :, None, 1:2] * ey[:, :, None]
     ).reshape(n, 2, -1, 4, 2)
-    u, v, t = _ring()
-    q = moved.reshape(-1, 4, 2)
-    s = _sample_xy(grey, *blur_read.bilinear_points(q, u, v)).reshape(len(q), -1)
-    s = s.astype(np.float64)
-    s -= s.mean(axis=1, keepdims=True)
-    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
-    best = (s @ t).reshape(n, 2, -1).argmax(axis=2)
+    best = _ring_scores(grey, moved.reshape(-1, 4, 2)).reshape(n, 2, -1).argmax(axis=2)
     return np.take_along_axis(moved, best[:, :, None, None, None], axis=2)[:, :, 0]
 
 
@@ -212,7 +216,7 @@ def pair_outlines(
     dark squares that no marker matched bit for bit."""
     if len(dark) < 2:
         return np.zeros((0, 4, 2))
-    dark = dark[_free(dark, placed)]
+    dark = dark[off_outlines(dark, placed)]
     centres = dark.mean(axis=1)
     side = np.linalg.norm(dark - np.roll(dark, -1, axis=1), axis=2).mean(axis=1)
     mm = np.linalg.norm(squares[0, 1] - squares[0, 0])
@@ -256,27 +260,7 @@ def _ringed(grey: NDArray[np.uint8], dark: NDArray[np.float64]) -> NDArray[np.fl
     (black border, white pad; :func:`_ring`), most first."""
     if not len(dark):
         return dark
-    u, v, t = _ring()
-    s = _sample_xy(grey, *blur_read.bilinear_points(dark, u, v)).reshape(len(dark), -1)
-    s = s.astype(np.float64)
-    s -= s.mean(axis=1, keepdims=True)
-    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-9
-    return dark[np.argsort(-(s @ t), kind="stable")]
-
-
-def _free(dark: NDArray[np.float64], placed: Sequence[NDArray[np.float64]]) -> NDArray[np.bool_]:
-    """(m,) whether each square of ``dark`` (m, 4, 2) has its centre off every outline of
-    ``placed``."""
-    centres = dark.mean(axis=1)
-    free = np.ones(len(dark), bool)
-    if not len(dark):
-        return free
-    for q in placed:
-        poly = np.asarray(q, np.float32)
-        free &= np.array(
-            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
-        )
-    return free
+    return dark[np.argsort(-_ring_scores(grey, dark), kind="stable")]
 
 
 def _likest_picture(
@@ -332,7 +316,7 @@ def outline_sightings(
     outlines = outlines[:MAX_OUTLINES]
     paired = np.zeros((0, 4, 2))
     if dark is not None and len(dark):
-        dark = _ringed(grey, np.asarray(dark, np.float64)[_free(dark, placed)])
+        dark = _ringed(grey, np.asarray(dark, np.float64)[off_outlines(dark, placed)])
         paired = pair_outlines(dark[:MAX_DARK], face, squares, [])
     if not outlines and not len(paired):
         return []
@@ -374,17 +358,20 @@ def outline_sightings(
         if named is None or top - rival < PICTURED_LEAD:
             continue
         outline = np.roll(corners[i], -2 * int(pose), axis=0)
-        if top - rival < MIN_LEAD and not _likest_picture(pictures, outline, named):
-            continue
-        other = np.where(ids[None] == marker, -np.inf, joint[i])
-        runner = int(ids[np.unravel_index(int(np.argmax(other)), other.shape)[1]])
-        second = card_for_marker(runner)
-        if agreement is not None and second is not None:
-            a = agreement(np.stack([outline, outline]), [named, second])
+        if top - rival < MIN_LEAD:
+            # The picture the likest of the game's faces: more than the runner-up's too.
+            if not _likest_picture(pictures, outline, named):
+                continue
         else:
-            a = np.array([PICTURE_MIN, 0.0])
-        if a[0] < max(a[1], PICTURE_MIN):
-            continue
+            other = np.where(ids[None] == marker, -np.inf, joint[i])
+            runner = int(ids[np.unravel_index(int(np.argmax(other)), other.shape)[1]])
+            second = card_for_marker(runner)
+            if agreement is not None and second is not None:
+                a = agreement(np.stack([outline, outline]), [named, second])
+            else:
+                a = np.array([PICTURE_MIN, 0.0])
+            if a[0] < max(a[1], PICTURE_MIN):
+                continue
         for k in range(2):
             quad = fitted[i, k][_ROTATED[2 * int(pose)]]
             s = sighting("marker", named[0], named[1], quad, soft=True)
