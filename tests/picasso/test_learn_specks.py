@@ -32,8 +32,11 @@ def test_the_kit_photo_of_dark_speckled_sticks_is_learned(kit_photo: np.ndarray)
 def test_without_the_fill_the_photo_is_refused(
     kit_photo: np.ndarray, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The failure the fill mends: the same photo refused for touching pieces."""
+    """The failure the fill mends: the same photo refused for touching pieces (with the
+    bars' mean width, ``learn._bar_half_width``, not taken either: it mends this photo
+    too)."""
     monkeypatch.setattr(learn_module, "_without_specks", lambda mask, s: mask)
+    monkeypatch.setattr(learn_module, "_bar_half_width", lambda p, length: p.half_width_mm)
     result = learn_kit(kit_photo)
     assert isinstance(result, Failure)
     assert "pieces touch" in result.reason
