@@ -120,3 +120,16 @@ def test_the_learned_kit_section_and_the_hard_no_board_bar() -> None:
     assert nb["met"] is False
     (nb,) = bench._hard_no_board({"counted": 60, "no_board": 1}, {})
     assert nb["met"] is True
+
+
+def test_the_learn_bench_draws_wide_looks_on_our_renderer_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--looks wide`` exists on our renderer only: asked of the second drawer, the command
+    says so and stops before drawing anything."""
+    from pictable.bench.readers.picasso_learn import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--looks", "wide", "--n-looks", "1", "--boards", "1"])
+    assert stop.value.code == 2
+    assert "--drawers renderer" in capsys.readouterr().err

@@ -21,6 +21,13 @@ board whose canvas a hand covers must be reported occluded and is not counted; t
 must be counted exactly (as ``bench_picasso`` and the drawer's ``measure`` score).
 
 Development looks are the only ones to tune on; held-back looks are measured, never tuned on.
+``--looks wide --drawers renderer``: our renderer's wide looks (``vision.synth.looks``,
+``random_wide_look``: development looks whose string, sticks and shapes take any colour away
+from the held-back ones), a development probe of kits unlike any named look:
+
+    .venv/bin/python -m pictable.bench.readers.picasso_learn --looks wide --drawers renderer \
+        --n-looks 8 --boards 12 --seed 0
+
 ``--palette deep`` draws the looks' shapes in a palette of no look group (lime, sky, magenta,
 navy: ``PROBE_PALETTES``), a development probe of learned shape colours (the development
 looks' shapes are the kit's colours only):
@@ -470,7 +477,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--looks", default="dev", choices=("kit", "dev", "held"))
+    parser.add_argument(
+        "--looks",
+        default="dev",
+        choices=("kit", "dev", "held", "wide"),
+        help="look group; wide (development looks of any colour, our renderer's "
+        "random_wide_look) with --drawers renderer only",
+    )
     parser.add_argument("--n-looks", type=int, default=6)
     parser.add_argument("--boards", type=int, default=15, help="boards per look")
     parser.add_argument("--seed", type=int, default=0)
@@ -489,6 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     drawers = tuple(d for d in args.drawers.split(",") if d)
     if any(d not in DRAWERS for d in drawers):
         parser.error(f"--drawers: of {', '.join(DRAWERS)}")
+    if args.looks == "wide" and drawers != ("renderer",):
+        parser.error("--looks wide: our renderer's looks only; add --drawers renderer")
     res = bench_learn(
         args.looks, args.n_looks, args.boards, args.seed, drawers=drawers, palette=args.palette
     )
