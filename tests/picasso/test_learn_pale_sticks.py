@@ -69,22 +69,20 @@ def test_by_the_ridge_alone_the_photo_is_refused(
     assert "pieces touch" in result.reason
 
 
-@pytest.mark.parametrize("index", [2, 5])
+@pytest.mark.parametrize("index", [2, 5, 9])
 def test_boards_of_the_pale_look_read_right_with_it(
     index: int, pale_look, learned: LearnedKit
 ) -> None:  # type: ignore[no-untyped-def]
-    """Two boards of that look (board seeds 5002 and 5005 of the bench): the learned profile
-    reads them exactly; the default misses sticks on both."""
+    """Three boards of that look (board seeds 5002, 5005 and 5009 of the bench): the learned
+    profile reads them exactly. (Before the reader measured pale wood on the frame itself,
+    ``segment.pale_wood``, the default missed sticks on all three; it still does on 5009.)"""
     seed = LOOK_SEED * BOARD_STRIDE + index
     spec = random_picasso_board(np.random.default_rng(seed), "normal", look=pale_look)
     frame, truth = render_scene(spec, seed=seed)
     assert truth.board is not None and truth.board.canvas_hand_fraction == 0
-    want = dict(truth.board.counts)
     mine = read_board(frame, profile=learned.profile)
     assert isinstance(mine, BoardReading) and not mine.occluded
-    assert mine.counts == want
-    default = read_board(frame)
-    assert isinstance(default, BoardReading) and default.counts != want
+    assert mine.counts == dict(truth.board.counts)
 
 
 def _patch(mask: np.ndarray) -> _Patch:

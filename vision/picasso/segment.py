@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -334,6 +334,14 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     # (the agreement at the model's half resolution: the full-resolution classes are made
     # only when they are used)
     half = pm.argmax(logits) if logits is not None else None
+    if half is not None:
+        pale = pale_wood(norm, table[::2, ::2], half, profile)
+        if pale is not None:  # the table again with the sticks' colour, and the model
+            profile = pale
+            table = classify(norm, profile, index)
+            logits = pm.half_logits(norm, table)
+            assert logits is not None  # (the model ran a moment ago)
+            half = pm.argmax(logits)
     if half is not None and not table_trusted(table[::2, ::2], half):
         cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
@@ -357,6 +365,50 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
     return Segmentation(labels, norm, names, margins, "table", half, logits)
+
+
+#: The pixel model's sticks are pale wood that the colour table does not know when it
+#: calls at least ``PALE_WOOD_SHARE`` of their pixels canvas or shadow, over at least
+#: ``PALE_WOOD_MIN_PX`` pixels at half resolution (about 530 mm^2: two thirds of a short
+#: stick's face). Measured with the default profile: on 9 boards of light wood on a cream
+#: canvas under a warm light (our renderer's wide look 5, run seed 0 of the learn bench)
+#: 0.79-0.91 of them (0.42 and 0.24 on two boards whose sticks the model found with their
+#: shadows); on the boards of the 14 development sets where a share of 0.5 took effect, 0.65
+#: (two wide-look boards of cream canvases, both read worse for it). At 0.75 the 14 sets
+#: read board for board as without the step.
+PALE_WOOD_SHARE = 0.75
+PALE_WOOD_MIN_PX = 300
+
+
+def pale_wood(
+    norm: NDArray[np.uint8],
+    table_half: NDArray[np.uint8],
+    half: NDArray[np.uint8],
+    profile: KitProfile,
+) -> KitProfile | None:
+    """``profile`` with the sticks' colour as this frame shows them (the median L*a*b* of
+    what the pixel model calls sticks, ``half``: its classes at half resolution), when the
+    colour table (``table_half``, at the same resolution) calls most of those pixels canvas
+    or shadow (``PALE_WOOD_SHARE``): light wood on a cream canvas under a warm light is
+    nearly neutral once the canvas is normalised, paler than the profile's wood by more than
+    the table's neutral band, and the table's wood plane, one of the model's inputs, then
+    marks other things (a green string) and not the sticks. None when the sticks are known
+    to the table, too few, or grey (no colour to tell them from the canvas by).
+    ``kit learn`` measures such wood from a photo of the kit; this is the same measurement
+    made on the frame itself, for a reader without a learned profile."""
+    stick = half == pm.STICK
+    n = int(np.count_nonzero(stick))
+    if n < PALE_WOOD_MIN_PX:
+        return None
+    under = table_half[stick]
+    if np.count_nonzero((under == CANVAS) | (under == GREY)) < PALE_WOOD_SHARE * n:
+        return None
+    lab = lab_of(norm[::2, ::2][: half.shape[0], : half.shape[1]], stick)
+    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
+    if math.hypot(a, b) < NEUTRAL_CHROMA:
+        return None
+    # (whole units: frames of one kit share their tables in the cache)
+    return replace(profile, wood_lab=(float(round(big_l)), float(round(a)), float(round(b))))
 
 
 #: A bar (``roles.ink_bars``) the pixel model calls the string over at least this share of
