@@ -372,10 +372,10 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
 #: ``PALE_WOOD_MIN_PX`` pixels at half resolution (about 530 mm^2: two thirds of a short
 #: stick's face). Measured with the default profile: on 9 boards of light wood on a cream
 #: canvas under a warm light (our renderer's wide look 5, run seed 0 of the learn bench)
-#: 0.79-0.91 of them (0.42 and 0.24 on two boards whose sticks the model found with their
-#: shadows); on the boards of the 14 development sets where a share of 0.5 took effect, 0.65
-#: (two wide-look boards of cream canvases, both read worse for it). At 0.75 the 14 sets
-#: read board for board as without the step.
+#: 0.79-0.91 of them (0.42 and 0.24 on two more boards of that look); on the boards of the
+#: 14 development sets where a share of 0.5 took effect, 0.65 (two wide-look boards of
+#: cream canvases, both read worse for it). At 0.75 the 14 sets read board for board as
+#: without the step.
 PALE_WOOD_SHARE = 0.75
 PALE_WOOD_MIN_PX = 300
 
