@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from calibration.result import Failure
-from pictable.bench.readers.picasso_learn import BOARD_STRIDE, kit_scene
+from pictable.bench.readers.picasso_learn import BOARD_STRIDE
+from tests.picasso import helpers
 from vision.picasso import BoardReading, read_board
 from vision.picasso import learn as learn_module
 from vision.picasso.learn import STRING_RADIUS_MM, LearnedKit, _Patch, _ridge, _sort, learn_kit
@@ -34,16 +35,13 @@ def pale_look():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def kit_photo(pale_look) -> np.ndarray:  # type: ignore[no-untyped-def]
-    frame, _ = render_scene(kit_scene(LOOK_SEED, pale_look), seed=LOOK_SEED)
-    return frame
+def kit_photo() -> np.ndarray:
+    return helpers.kit_photo(LOOK_SEED, "wide-wood", "hard", group="wide")
 
 
 @pytest.fixture(scope="module")
 def learned(kit_photo: np.ndarray) -> LearnedKit:
-    result = learn_kit(kit_photo, name="pale")
-    assert isinstance(result, LearnedKit), result
-    return result
+    return helpers.learned_kit(kit_photo)
 
 
 def test_the_pale_kit_photo_is_learned(learned: LearnedKit) -> None:

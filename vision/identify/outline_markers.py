@@ -186,10 +186,19 @@ def _affine_squares(
     poorly, and the card is placed by them (on 437 outlines read right on development
     sets, 31 cards more than 10% of their height off by the homography of the squares as
     found, 24 by the affine fit)."""
-    src = np.hstack([squares.reshape(8, 2), np.ones((8, 1))])  # (8, 3)
-    dst = found.reshape(len(found), 8, 2)
-    a = np.einsum("ij,njk->nik", np.linalg.pinv(src), dst)  # (n, 3, 2)
-    return np.einsum("ij,njk->nik", src, a).reshape(found.shape)
+    return _affine_fit(squares.reshape(8, 2), found.reshape(len(found), 8, 2))[1].reshape(
+        found.shape
+    )
+
+
+def _affine_fit(
+    points: NDArray[np.float64], targets: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The affine maps (n, 3, 2) that take ``points`` (k, 2) nearest to each set of
+    ``targets`` (n, k, 2) (least squares), and ``points`` mapped by each (n, k, 2)."""
+    src = np.hstack([points, np.ones((len(points), 1))])  # (k, 3)
+    maps = np.einsum("ij,njk->nik", np.linalg.pinv(src), targets)
+    return maps, np.einsum("ij,njk->nik", src, maps)
 
 
 #: Two dark squares are a card's two markers when their sizes differ by at most this ratio,
@@ -230,8 +239,6 @@ def pair_outlines(
     i, j, s = i[keep], j[keep], s[keep]
     if not len(i):
         return np.zeros((0, 4, 2))
-    src = np.hstack([squares.reshape(8, 2), np.ones((8, 1))])
-    pinv = np.linalg.pinv(src)  # (3, 8)
     # Hypotheses: the pair either way round, each square's corners in 4 rolls and either
     # direction (both squares the same way: the markers are printed the same way up).
     order = [np.roll(np.arange(4), -r)[::d] for r in range(4) for d in (1, -1)]
@@ -240,8 +247,8 @@ def pair_outlines(
     for a, b in ((i, j), (j, i)):
         for o in order:
             dst = np.concatenate([dark[a][:, o], dark[b][:, o]], axis=1)  # (p, 8, 2)
-            m = np.einsum("ij,pjk->pik", pinv, dst)
-            err = np.sqrt(((np.einsum("ij,pjk->pik", src, m) - dst) ** 2).sum(axis=2).mean(axis=1))
+            m, fit = _affine_fit(squares.reshape(8, 2), dst)
+            err = np.sqrt(((fit - dst) ** 2).sum(axis=2).mean(axis=1))
             # A mirrored fit is no card: the face seen from below.
             err[m[:, 0, 0] * m[:, 1, 1] - m[:, 0, 1] * m[:, 1, 0] <= 0] = np.inf
             better = err < best_err
