@@ -240,6 +240,8 @@ def identify_frame(
             readings = _settled_by_picture(readings, grey, deck, grads(), supports)
             if precise:  # its outline search costs 4-6 ms a frame: for photos, not video
                 readings = placing.placed_by_outlines(readings, bgr, grey, grads(), regions(), deck)
+            else:  # a small card's perspective is slight: its outline's is the fits' noise
+                readings = placing.small_as_parallelograms(readings, grey.shape)
         card_height = _card_height(readings)  # once, not per unknown outline
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)

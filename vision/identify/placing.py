@@ -114,6 +114,41 @@ def placed_by_outlines(
     return out
 
 
+#: A card named by its picture whose outline's long side is at most this share of the frame's
+#: short side is placed on the parallelogram nearest its outline (:func:`as_parallelogram`).
+#: A card that small lies within a few degrees of the camera's axis where it is, so the
+#: perspective seen across it is slight: at 0.25 of a 70-degree webcam's short side and the
+#: table tilted 30 degrees, its opposite sides differ by about a tenth, and the nearest
+#: parallelogram's corners lie some 3% of its height from its own. A homography fitted on
+#: keypoints or snapped side by side to edges puts far more perspective than that into a
+#: small card: a side on a table's seam, a corner extrapolated past keypoints in one half.
+PARALLELOGRAM_MAX_SHARE = 0.25
+
+
+def as_parallelogram(corners: NDArray[np.floating]) -> NDArray[np.float64]:
+    """The parallelogram nearest (4, 2) ``corners`` (least squares, corners in order): the
+    affine image of a rectangle fitted to them, which keeps their mean and the mean of each
+    pair of opposite sides and takes away the one part of a quadrilateral an affine map
+    cannot make, ``(c0 - c1 + c2 - c3) / 4`` with alternating signs."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    d = (q[0] - q[1] + q[2] - q[3]) / 4
+    return np.asarray(q - np.array([1.0, -1.0, 1.0, -1.0])[:, None] * d, np.float64)
+
+
+def small_as_parallelograms(readings: list[_Candidate], shape: tuple[int, ...]) -> list[_Candidate]:
+    """``readings`` with each card named by its picture (method features) whose outline's
+    long side is at most :data:`PARALLELOGRAM_MAX_SHARE` of the frame's (``shape``) short
+    side placed on the parallelogram nearest its outline."""
+    limit = PARALLELOGRAM_MAX_SHARE * min(shape[:2])
+    out = []
+    for r in readings:
+        q = np.asarray(r.corners, np.float64)
+        if r.method == "features" and _height(q) <= limit:
+            r = replace(r, corners=as_parallelogram(q))
+        out.append(r)
+    return out
+
+
 def agreements(
     bgr: NDArray[np.uint8],
     deck: ReferenceDeck,
@@ -168,4 +203,11 @@ def _iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-__all__ = ["CHECK_BELOW", "agreements", "placed_by_outlines"]
+__all__ = [
+    "CHECK_BELOW",
+    "PARALLELOGRAM_MAX_SHARE",
+    "agreements",
+    "as_parallelogram",
+    "placed_by_outlines",
+    "small_as_parallelograms",
+]
