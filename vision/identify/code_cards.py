@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, blur_read, marker_pairs, outline_markers, quads
-from vision.identify.candidates import Thresholds, _area, _Candidate
+from vision.identify import appearance, blur_read, deblur, marker_pairs, outline_markers, quads
+from vision.identify.candidates import Thresholds, _area, _Candidate, _overlaps_any
 from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
 from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry
@@ -43,6 +43,9 @@ _POSE_MARGIN = 0.15
 #: sleeve's edge had given) to 678 true and 0 wrong; a reach of 0.5 chose a wrong pose once.
 NEAR_MARKER_REACH = 0.35
 NEAR_MARKER_WEIGHT = 1.0
+#: A card named in a frame read again with the camera's smear taken out is added when no card
+#: named in the frame as it is covers more than this share of it (nor was the card named).
+DEBLURRED_OVERLAP = 0.4
 #: A lone marker inside a card that several codes name, and narrower than this share of that
 #: card's own markers there, is a dark square of its picture (a letter of a card's word or
 #: title read at 150 dpi, 0.23-0.27 of the markers: pictures of picmix-red-4 and picflip-042
@@ -237,9 +240,56 @@ def _by_codes(
     """The cards named by their codes (see the module docstring). ``grads``, ``regions``:
     the frame's :class:`~vision.identify.quads.Gradients` and
     :func:`~vision.identify.quads.silhouettes`, made on first use (and shared with the
-    pictures' steps)."""
+    pictures' steps). A frame smeared by the camera's motion (:func:`deblur.motion_blur`,
+    measured on the dark squares read) is read again with the smear taken out
+    (:func:`deblur.deconvolved`), and the cards named there that were not, at no card's
+    place, are added (:data:`DEBLURRED_OVERLAP`)."""
+    squares: list[NDArray[np.float32]] = []
+    out = _read_codes(bgr, grey, grads, reader, t, game, regions, squares)
+    blur = deblur.motion_blur(grey, squares[0]) if squares else None
+    if blur is None:
+        return out
+    sharp = deblur.deconvolved(bgr, *blur)
+    sharp_grey = np.asarray(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY), np.uint8)
+    more = _read_codes(
+        sharp,
+        sharp_grey,
+        functools.cache(lambda: quads.Gradients(sharp_grey, whole=False)),
+        reader,
+        t,
+        game,
+        functools.cache(lambda: quads.silhouettes(sharp_grey)),
+        None,
+    )
+    named = {r.card for r in out}
+    for r in more:
+        if r.card not in named and not _overlaps_any(
+            r.corners, [o.corners for o in out], DEBLURRED_OVERLAP
+        ):
+            out.append(r)
+            named.add(r.card)
+    return out
+
+
+def _read_codes(
+    bgr: NDArray[np.uint8],
+    grey: NDArray[np.uint8],
+    grads: Callable[[], quads.Gradients],
+    reader: CodeReader,
+    t: Thresholds,
+    game: str | None,
+    regions: Callable[[], tuple[NDArray[np.uint8], float]],
+    squares: list[NDArray[np.float32]] | None,
+) -> list[_Candidate]:
+    """:func:`_by_codes` on one frame as it is; ``squares``: when given a list, the
+    frame's dark squares (markers read and squares left unread, (n, 4, 2)) are put in it."""
     unread: list[NDArray[np.float32]] = []
     sightings = read_sightings(bgr, grey, reader, game=game, unread=unread)
+    if squares is not None:
+        marks = [s.corners_px for s in sightings if s.kind == "marker"]
+        squares.append(
+            np.concatenate([np.asarray(marks, np.float32).reshape(-1, 4, 2), *unread[:1]])
+        )
     cards = vote(sightings)
     # A card named by one marker: its other marker, where one of its two poses puts it, read
     # by its likeness to the marker (vision.identify.marker_pairs); the card is then placed
