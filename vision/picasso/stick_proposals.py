@@ -246,7 +246,45 @@ def _seed_lines(
             out.append((_Line(px, py, a), -6.0, 6.0))
             if len(taken) == limit:
                 break
+        axis = _patch_axis(patch, x0, y0, s, width_mm)
+        if axis is not None and not any(
+            turn_between(axis[0].angle, b) < math.radians(AXIS_TURN_DEG) for b in taken
+        ):
+            out.append(axis)
     return out
+
+
+#: A leftover patch at least ``AXIS_ELONGATION`` times as long as it is wide (by its second
+#: moments) also proposes its own long axis (``_patch_axis``), unless a direction within
+#: ``AXIS_TURN_DEG`` of it was proposed from its innermost point.
+AXIS_ELONGATION = 1.6
+AXIS_TURN_DEG = 8.0
+
+
+def _patch_axis(
+    patch: NDArray[np.uint8], x0: int, y0: int, s: float, width_mm: float
+) -> tuple[_Line, float, float] | None:
+    """The long axis of a leftover patch ((h, w) uint8 0/1 whose pixel (0, 0) is canvas
+    pixel (x0, y0)) through its centroid, over the patch's length (mm), when it is at least
+    ``AXIS_ELONGATION`` times as long as wide and no wider than a stick and a half: the
+    visible part of a stick whose innermost point lies at a bulge near one end (wood
+    blurred into a shadow, a corner of another stick), from which the reach along it is
+    one-sided and falls short of ``_seed_lines``' score."""
+    m = cv2.moments(patch, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    spread = math.hypot(mu20 - mu02, 2 * mu11)
+    big, small = (mu20 + mu02 + spread) / 2, (mu20 + mu02 - spread) / 2
+    if small <= 0 or big < AXIS_ELONGATION**2 * small:
+        return None
+    # a bar of length L and width W: variance L^2 / 12 along, W^2 / 12 across
+    if math.sqrt(12 * small) > 1.5 * width_mm * s:
+        return None
+    a = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    half = 0.5 * math.sqrt(12 * big) / s
+    cx, cy = x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"]
+    return _Line(float(cx), float(cy), a), -half, half
 
 
 _NINE = np.arange(9.0)
