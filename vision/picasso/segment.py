@@ -505,70 +505,173 @@ def wide_strings(
     """``labels`` with each patch of the string (``DARK``) that is a stick's width at half
     its contrast (``WIDE_STRING_SHARE``: at its ridge, then across its length by
     ``_bar_width_mm``), long (``WIDE_STRING_MIN_MM``), straight (``WIDE_STRING_BOX``,
-    ``WIDE_STRING_FILL``) and not going on as string past its ends (``_string_goes_on``)
-    made wood, over its half-contrast extent: geometry says what it is, whatever the model
-    made of its colour. Two sticks crossing, seen as one patch, are not straight and stay
-    as the model read them."""
+    ``WIDE_STRING_FILL``) or two or three such bars crossing (``_crossed_bars``), and not
+    going on as string past its ends (``_string_goes_on``) made wood, over its
+    half-contrast extent: geometry says what it is, whatever the model made of its colour.
+    Then the same for the patches joined through what the model called stick between
+    them, as one: two faint sticks crossing, the model's string broken at the crossing
+    by a bit it called stick."""
     dark = (labels == DARK).astype(np.uint8)
     if not dark.any():
         return labels
     n, lab, stats = patches(dark)
-    h_img, w_img = dark.shape
-    pad = math.ceil(0.8 * profile.stick_width_mm * s)
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
-    canvas = np.full(3, WHITE_LEVEL, np.float32)
     out = labels
     for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if math.hypot(w, h) < WIDE_STRING_MIN_MM * s or area < 12:
-            continue
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
-        comp = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
-        sub = norm[y0:y1, x0:x1].astype(np.float32) - canvas
-        pix = sub[comp > 0]
-        far = np.linalg.norm(pix, axis=1)
-        colour = np.median(pix[far >= np.median(far)], axis=0)
-        norm2 = float(colour @ colour)
-        if norm2 < 100.0:
-            continue
-        t = (sub @ colour) / norm2
-        near = cv2.dilate(comp, grow)
-        half = ((t >= 0.5) & (near > 0)).astype(np.uint8)
-        m, hl = cv2.connectedComponents(half, connectivity=8)
-        if m > 2:
-            keep = np.unique(hl[(comp > 0) & (half > 0)])
-            half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
-        if not half.any():
-            continue
-        rect = cv2.minAreaRect(cv2.findNonZero(half))
-        side = sorted(rect[1])
-        if side[1] < WIDE_STRING_MIN_MM * s:
-            continue
-        dist = cv2.distanceTransform(half, cv2.DIST_L2, 5) / s
-        ridge = dist[(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)]
-        if not len(ridge):
-            continue
-        wide = WIDE_STRING_SHARE * profile.stick_width_mm
-        width = 2.0 * float(np.median(ridge))
-        if width < wide:
-            continue
-        # straight: one bar fills its rotated box, as wide as it measures (a blurred string
-        # is as wide as a stick, but curves)
-        if (
-            side[0] > WIDE_STRING_BOX * width * s
-            or half.sum() < WIDE_STRING_FILL * side[0] * side[1]
-        ):
-            continue
-        if _bar_width_mm(t.astype(np.float32), rect, s) < wide:
-            continue
-        if _string_goes_on(lab, i, (x0, y0), rect, s):
-            continue
-        if out is labels:
-            out = labels.copy()
-        box = out[y0:y1, x0:x1]
-        box[(half > 0) & ((box == DARK) | (box == CANVAS) | (box == GREY))] = WOOD
+        half, box = _stick_of(i, lab, stats[i], norm, s, profile)
+        if half is not None:
+            if out is labels:
+                out = labels.copy()
+            part = out[box]
+            part[(half > 0) & ((part == DARK) | (part == CANVAS) | (part == GREY))] = WOOD
+    _, joined, jstats = patches(dark | (labels == WOOD).astype(np.uint8))
+    joined = joined * dark
+    # units of two or more patches of the string
+    pairs = np.unique(np.stack([joined[lab > 0], lab[lab > 0]]), axis=1)
+    units, counts = np.unique(pairs[0], return_counts=True)
+    for j in units[counts >= 2].tolist():
+        half, box = _stick_of(j, joined, jstats[j], norm, s, profile)
+        if half is not None:
+            if out is labels:
+                out = labels.copy()
+            part = out[box]
+            part[(half > 0) & ((part == DARK) | (part == CANVAS) | (part == GREY))] = WOOD
     return out
+
+
+def _stick_of(
+    i: int,
+    lab: NDArray[np.int32],
+    stat: NDArray[np.int32],
+    norm: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+) -> tuple[NDArray[np.uint8] | None, tuple[slice, slice]]:
+    """``wide_strings``' test of patch ``i`` of ``lab`` (its stats ``stat``): its
+    half-contrast extent ((h, w) uint8 0/1 in the returned box of the canvas) when it is
+    one or a few sticks, else None."""
+    h_img, w_img = lab.shape
+    pad = math.ceil(0.8 * profile.stick_width_mm * s)
+    x, y, w, h, _ = (int(v) for v in stat)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
+    box = np.s_[y0:y1, x0:x1]
+    comp = (lab[box] == i).astype(np.uint8)
+    _, _, cw, ch = cv2.boundingRect(comp)
+    if math.hypot(cw, ch) < WIDE_STRING_MIN_MM * s or int(comp.sum()) < 12:
+        return None, box
+    canvas = np.full(3, WHITE_LEVEL, np.float32)
+    sub = norm[box].astype(np.float32) - canvas
+    pix = sub[comp > 0]
+    far = np.linalg.norm(pix, axis=1)
+    colour = np.median(pix[far >= np.median(far)], axis=0)
+    norm2 = float(colour @ colour)
+    if norm2 < 100.0:
+        return None, box
+    t = (sub @ colour) / norm2
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+    near = cv2.dilate(comp, grow)
+    half = ((t >= 0.5) & (near > 0)).astype(np.uint8)
+    m, hl = cv2.connectedComponents(half, connectivity=8)
+    if m > 2:
+        keep = np.unique(hl[(comp > 0) & (half > 0)])
+        half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
+    if not half.any():
+        return None, box
+    rect = cv2.minAreaRect(cv2.findNonZero(half))
+    side = sorted(rect[1])
+    if side[1] < WIDE_STRING_MIN_MM * s:
+        return None, box
+    dist = cv2.distanceTransform(half, cv2.DIST_L2, 5) / s
+    ridge = dist[(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)]
+    if not len(ridge):
+        return None, box
+    wide = WIDE_STRING_SHARE * profile.stick_width_mm
+    width = 2.0 * float(np.median(ridge))
+    if width < wide:
+        return None, box
+    # straight: one bar fills its rotated box, as wide as it measures (a blurred string
+    # is as wide as a stick, but curves); or a few such bars crossing
+    if side[0] > WIDE_STRING_BOX * width * s or half.sum() < WIDE_STRING_FILL * side[0] * side[1]:
+        rects = _crossed_bars(half, width, s, profile)
+    else:
+        rects = [rect]
+    if not rects:
+        return None, box
+    tf = t.astype(np.float32)
+    if any(_bar_width_mm(tf, r, s) < wide for r in rects):
+        return None, box
+    if any(_string_goes_on(lab, i, (x0, y0), r, s) for r in rects):
+        return None, box
+    return half, box
+
+
+#: A patch of the string that is no one straight bar may be two or three crossing
+#: (``_crossed_bars``): at most this many, leaving at most this share of it uncovered.
+CROSSED_BARS_MAX = 3
+CROSSED_BARS_LEFT = 0.12
+
+
+def _crossed_bars(
+    half: NDArray[np.uint8],
+    width_mm: float,
+    s: float,
+    profile: KitProfile,
+) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
+    """The rotated boxes (``cv2.minAreaRect``, pixels of ``half``) of two or three straight
+    bars ``width_mm`` wide, each as long as a stick could show (``WIDE_STRING_MIN_MM`` to a
+    fifth over the longest kit stick), that together cover all but ``CROSSED_BARS_LEFT``
+    of the half-contrast patch ``half``; [] when it is not so: two sticks crossing, faint
+    under a glare, that the model called the string. Straight pieces of the patch's middle
+    band are taken longest first, each with what lies along its line."""
+    # the bars' middles, 3 mm wide (a distance transform's ridge is dotted along a slanted
+    # bar: too few votes for a short one)
+    er = max(1, round((width_mm - 3.0) * s))
+    ridge = cv2.erode(half, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (er, er)))
+    left = half.copy()
+    total = float(half.sum())
+    longest = 1.2 * max(k.length_mm for k in profile.sorted_sticks)
+    band = max(1, round((width_mm + 2.0) * s))
+    rects = []
+    for _ in range(CROSSED_BARS_MAX):
+        segs = cv2.HoughLinesP(
+            ridge,
+            rho=1,
+            theta=math.pi / 180,
+            threshold=max(8, round(0.4 * WIDE_STRING_MIN_MM * s)),
+            minLineLength=round(0.6 * WIDE_STRING_MIN_MM * s),
+            # across the band of a bar taken before (a stick crossing this one there)
+            maxLineGap=band + round(2.0 * s),
+        )
+        if segs is None:
+            break
+        segs = segs.reshape(-1, 4)
+        x0, y0, x1, y1 = (int(v) for v in segs[np.argmax(np.hypot(*(segs[:, 2:] - segs[:, :2]).T))])
+        strip = np.zeros_like(half)
+        cv2.line(strip, (x0, y0), (x1, y1), 1, band)
+        # out past the segment's ends along its line, as far as the patch goes on
+        d = np.array([x1 - x0, y1 - y0], np.float64)
+        d /= max(float(np.hypot(*d)), 1e-9)
+        reach = longest * s
+        a = (np.array([x0, y0]) - d * reach).round().astype(int)
+        b = (np.array([x1, y1]) + d * reach).round().astype(int)
+        line = np.zeros_like(half)
+        cv2.line(line, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, band)
+        _, lab = cv2.connectedComponents(line & half, connectivity=8)
+        keep = np.unique(lab[(strip > 0) & (lab > 0)])
+        bar = np.isin(lab, keep).astype(np.uint8) if len(keep) else strip & half
+        if not bar.any():
+            break
+        r = cv2.minAreaRect(cv2.findNonZero(bar))
+        if not WIDE_STRING_MIN_MM * s <= max(r[1]) <= longest * s:
+            return []
+        rects.append(r)
+        left &= 1 - bar
+        ridge &= 1 - bar
+        if left.sum() <= CROSSED_BARS_LEFT * total:
+            break
+    if len(rects) < 2 or left.sum() > CROSSED_BARS_LEFT * total:
+        return []
+    return rects
 
 
 def _box_axes(
