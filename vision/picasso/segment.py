@@ -505,7 +505,7 @@ def wide_strings(
     """``labels`` with each patch of the string (``DARK``) that is a stick's width at half
     its contrast (``WIDE_STRING_SHARE``: at its ridge, then across its length by
     ``_bar_width_mm``), long (``WIDE_STRING_MIN_MM``), straight (``WIDE_STRING_BOX``,
-    ``WIDE_STRING_FILL``) or two or three such bars crossing (``_crossed_bars``), and not
+    ``WIDE_STRING_FILL``) or two to four such bars crossing (``_crossed_bars``), and not
     going on as string past its ends (``_string_goes_on``) made wood, over its
     half-contrast extent: geometry says what it is, whatever the model made of its colour.
     Then the same for the patches joined through what the model called stick between
@@ -605,10 +605,12 @@ def _stick_of(
     return half, box
 
 
-#: A patch of the string that is no one straight bar may be two or three crossing
+#: A patch of the string that is no one straight bar may be sticks crossing
 #: (``_crossed_bars``): at most this many, leaving at most this share of it uncovered.
-CROSSED_BARS_MAX = 3
+CROSSED_BARS_MAX = 4
 CROSSED_BARS_LEFT = 0.12
+#: ...a third or a fourth of them at least this long (mm).
+CROSSED_BAR_MIN_MM = 20.0
 
 
 def _crossed_bars(
@@ -617,9 +619,10 @@ def _crossed_bars(
     s: float,
     profile: KitProfile,
 ) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
-    """The rotated boxes (``cv2.minAreaRect``, pixels of ``half``) of two or three straight
-    bars ``width_mm`` wide, each as long as a stick could show (``WIDE_STRING_MIN_MM`` to a
-    fifth over the longest kit stick), that together cover all but ``CROSSED_BARS_LEFT``
+    """The rotated boxes (``cv2.minAreaRect``, pixels of ``half``) of two to
+    ``CROSSED_BARS_MAX`` straight bars ``width_mm`` wide, the first two as long as a stick
+    could show on its own (``WIDE_STRING_MIN_MM``), the others ``CROSSED_BAR_MIN_MM``, none
+    over a fifth more than the longest kit stick, that together cover all but ``CROSSED_BARS_LEFT``
     of the half-contrast patch ``half``; [] when it is not so: two sticks crossing, faint
     under a glare, that the model called the string. Straight pieces of the patch's middle
     band are taken longest first, each with what lies along its line."""
@@ -637,8 +640,8 @@ def _crossed_bars(
             ridge,
             rho=1,
             theta=math.pi / 180,
-            threshold=max(8, round(0.4 * WIDE_STRING_MIN_MM * s)),
-            minLineLength=round(0.6 * WIDE_STRING_MIN_MM * s),
+            threshold=max(8, round(0.3 * WIDE_STRING_MIN_MM * s)),
+            minLineLength=round(0.4 * WIDE_STRING_MIN_MM * s),
             # across the band of a bar taken before (a stick crossing this one there)
             maxLineGap=band + round(2.0 * s),
         )
@@ -662,7 +665,10 @@ def _crossed_bars(
         if not bar.any():
             break
         r = cv2.minAreaRect(cv2.findNonZero(bar))
-        if not WIDE_STRING_MIN_MM * s <= max(r[1]) <= longest * s:
+        # the first two as long as a stick could show on its own; a third or fourth may
+        # be a short stick half hidden under them
+        shortest = WIDE_STRING_MIN_MM if len(rects) < 2 else CROSSED_BAR_MIN_MM
+        if not shortest * s <= max(r[1]) <= longest * s:
             return []
         rects.append(r)
         left &= 1 - bar
@@ -671,7 +677,46 @@ def _crossed_bars(
             break
     if len(rects) < 2 or left.sum() > CROSSED_BARS_LEFT * total:
         return []
+    # Sticks cross (or one ends on another's side); a string bends: its straight pieces
+    # meet end to end. Each bar must cross another ``CROSSING_MM`` from an end of one.
+    axes = [_box_axes(r) for r in rects]
+    for i, (c, length, _, d) in enumerate(axes):
+        if not any(
+            _crossing_depth(c, length, d, c2, l2, d2, 3.0 * s) >= CROSSING_MM * s
+            for j, (c2, l2, _, d2) in enumerate(axes)
+            if j != i
+        ):
+            return []
     return rects
+
+
+#: Two bars cross where their centre lines meet at least this far (mm) inside one of them
+#: (``_crossed_bars``).
+CROSSING_MM = 10.0
+
+
+def _crossing_depth(
+    c1: NDArray[np.float64],
+    l1: float,
+    d1: NDArray[np.float64],
+    c2: NDArray[np.float64],
+    l2: float,
+    d2: NDArray[np.float64],
+    slack: float,
+) -> float:
+    """How far inside the deeper of two segments (centre, length, unit direction) their lines
+    meet, measured from its nearer end; -1 when they do not meet within both (``slack``
+    past an end allowed) or are parallel."""
+    det = d1[0] * -d2[1] - d1[1] * -d2[0]
+    if abs(det) < 1e-6:
+        return -1.0
+    r = c2 - c1
+    t1 = (r[0] * -d2[1] - r[1] * -d2[0]) / det
+    t2 = (d1[0] * r[1] - d1[1] * r[0]) / det
+    in1, in2 = 0.5 * l1 - abs(t1), 0.5 * l2 - abs(t2)
+    if min(in1, in2) < -slack:
+        return -1.0
+    return float(max(in1, in2))
 
 
 def _box_axes(
