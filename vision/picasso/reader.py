@@ -46,9 +46,16 @@ from vision.picasso.occlusion import (
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import DEFAULT_PROFILE, KitProfile, Lab, StickSize
 from vision.picasso.reading import BoardReading, Cord, Occlusion, Shape, Stick
+from vision.picasso.roles import hue_name
 from vision.picasso.seams import Lightness, seam_cues
 from vision.picasso.shape_model import ShapeNamer, default_namer
-from vision.picasso.shapes import ShapePatch, classify_geometry, colour_patches, join_split
+from vision.picasso.shapes import (
+    ShapePatch,
+    classify_geometry,
+    colour_patches,
+    join_split,
+    solid_shapes,
+)
 from vision.picasso.stick_extend import extend_short
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import (
@@ -104,8 +111,15 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     dark = (labels == seg.DARK).astype(np.uint8)
     grey = (labels == seg.GREY).astype(np.uint8)
     other = (labels == seg.OTHER).astype(np.uint8)
-    # Set aside wood-coloured patches too wide for sticks (palms, arms).
+    # Set aside wood-coloured patches too wide for sticks (palms, arms); those a kit shape's
+    # outline fits are shapes (a pale disc under a glare, a shape of the wood's colour), and
+    # so are such patches of what the classes call none of the pieces.
     wide = wide_wood(wood, s)
+    solid = solid_shapes(wide | other, sg.normalised, seg.WHITE_LEVEL, s, profile)
+    for p in solid:
+        x, y, w, h = p.box
+        for m in (wide, wood, other):
+            m[y : y + h, x : x + w] &= 1 - p.mask
     cord = find_cord(dark, s, profile, grey)
     # The string by its shape, whatever its colour: thin lines of anything but canvas and
     # shadow. What they cover is the string's, not wood's or a shape's.
@@ -170,6 +184,11 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
                 patches.append(p)
         if too_big:
             cv2.drawContours(foreign, too_big, -1, 1, cv2.FILLED)
+    for p in solid:
+        x, y, w, h = p.box
+        lab = seg.lab_of(sg.normalised[y : y + h, x : x + w], p.mask > 0)
+        name = hue_name(lab.mean(0)) if len(lab) else "pale"
+        patches.append(replace(p, colour=name))
     named = [(p, _shape(p, s, profile, namer, view.canvas)) for p in patches]
     if profile.seen is not None and profile.seen.colours:
         named = [

@@ -252,3 +252,73 @@ def _join(
     if d_joined >= d_parts or d_joined > 3.0:
         return None
     return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)
+
+
+#: A patch too wide for a stick (``occlusion.wide_wood``: it holds a 32 mm disc) is a shape
+#: when its outline fits a kit shape this well (``classify_geometry``'s distance; 0 is a
+#: perfect fit) and it is this solid (area / convex hull area): a pale disc or square under
+#: a glare, or of a colour the table calls wood, is no palm.
+SOLID_FIT = 2.0
+SOLID_FILL = 0.92
+
+
+def solid_shapes(
+    wide: NDArray[np.uint8],
+    normalised: NDArray[np.uint8],
+    canvas_level: float,
+    s: float,
+    profile: KitProfile,
+) -> list[ShapePatch]:
+    """The patches of ``wide`` ((H, W) uint8 0/1) that are kit shapes, outlined at half their
+    contrast to the canvas in ``normalised`` (the canvas at ``canvas_level`` in each
+    channel; the patch's colour its farthest half's median) and judged by that outline
+    alone (``SOLID_FIT``, ``SOLID_FILL``): shape patches without a colour name (``colour``
+    ""); the reader names them. The classes outline a faint piece raggedly; its contrast
+    outlines it whole."""
+    if not wide.any() or not profile.shapes:
+        return []
+    areas = [sh.area_mm2 for sh in profile.shapes]
+    lo, hi = 0.35 * min(areas) * s * s, 1.3 * max(areas) * s * s
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    pad = round(6.0 * s)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+    h_img, w_img = wide.shape
+    out: list[ShapePatch] = []
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if not lo <= a <= hi:
+            continue
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
+        comp = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        sub = normalised[y0:y1, x0:x1].astype(np.float32) - np.float32(canvas_level)
+        pix = sub[comp > 0]
+        far = np.linalg.norm(pix, axis=1)
+        colour = np.median(pix[far >= np.median(far)], axis=0)
+        norm2 = float(colour @ colour)
+        if norm2 < 100.0:
+            continue
+        half = (((sub @ colour) / norm2 >= 0.5) & (cv2.dilate(comp, grow) > 0)).astype(np.uint8)
+        _, hl = cv2.connectedComponents(half, connectivity=8)
+        keep = np.unique(hl[(comp > 0) & (half > 0)])
+        half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
+        contours, _ = cv2.findContours(
+            half, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
+        )
+        if len(contours) != 1:
+            continue
+        c = contours[0]
+        area = cv2.contourArea(c)
+        if not 0.75 * min(areas) * s * s <= area <= hi:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(c))
+        if hull <= 0 or area / hull < SOLID_FILL:
+            continue
+        geom = measure(c, s)
+        if classify_geometry(geom, profile)[1] > SOLID_FIT:
+            continue
+        bx, by, bw, bh = cv2.boundingRect(c)
+        mask = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(mask, [c - [bx, by]], -1, 1, cv2.FILLED)
+        out.append(ShapePatch("", c, mask, (bx, by, bw, bh), geom))
+    return out
