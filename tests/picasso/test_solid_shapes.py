@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
-from vision.picasso import BoardReading, read_board
+from vision.picasso import BoardReading, masks, read_board
 from vision.picasso import shapes as shp
 from vision.picasso.profile import DEFAULT_PROFILE
 
@@ -77,3 +77,16 @@ def test_a_hand_a_bar_and_the_bare_canvas_are_no_shapes() -> None:
     patch[img[..., 0] < 100] = 1
     assert shp.solid_shapes(patch, img, 200.0, S, DEFAULT_PROFILE) == []
     assert shp.solid_shapes(np.zeros_like(patch), img, 200.0, S, DEFAULT_PROFILE) == []
+
+
+def test_half_contrast_outlines_the_patch_and_refuses_no_contrast() -> None:
+    img = _canvas().astype(np.float32) - 200.0
+    cv2.circle(img, (150, 150), 30, (-40.0, -10.0, -30.0), -1)
+    comp = np.zeros(img.shape[:2], np.uint8)
+    cv2.circle(comp, (150, 150), 20, 1, -1)  # the classes' patch: the disc's middle
+    outline, t = masks.half_contrast(img, comp, 15)
+    disc = np.zeros_like(comp)
+    cv2.circle(disc, (150, 150), 30, 1, -1)
+    assert (outline == disc).mean() > 0.999
+    assert abs(float(t[150, 150]) - 1.0) < 1e-3 and abs(float(t[10, 10])) < 1e-3
+    assert masks.half_contrast(np.zeros_like(img), comp, 15) is None

@@ -53,3 +53,28 @@ def runs(ok: NDArray[np.bool_], gap: int) -> list[tuple[int, int]]:
     starts = [ids[0]] + [ids[b + 1] for b in breaks]
     ends = [ids[b] for b in breaks] + [ids[-1]]
     return list(zip(starts, ends, strict=True))
+
+
+def half_contrast(
+    sub: NDArray[np.float32], comp: NDArray[np.uint8], reach: int
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]] | None:
+    """A patch outlined by its contrast: ``sub`` (h, w, 3) the picture less the canvas's
+    level, ``comp`` (h, w) uint8 0/1 the patch as the classes give it. The patch's colour
+    is the median of its farther half from the canvas; ``t`` (h, w) is each pixel's share
+    of that contrast, and the outline the pixels at half of it or more within ``reach``
+    pixels of the patch, in the parts that overlap it (when there are several). (outline
+    uint8 0/1, t), or None when the patch has almost no contrast (under 10 levels)."""
+    pix = sub[comp > 0]
+    far = np.linalg.norm(pix, axis=1)
+    colour = np.median(pix[far >= np.median(far)], axis=0)
+    norm2 = float(colour @ colour)
+    if norm2 < 100.0:
+        return None
+    t = np.asarray((sub @ colour) / norm2, np.float32)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    half = ((t >= 0.5) & (cv2.dilate(comp, grow) > 0)).astype(np.uint8)
+    m, parts = cv2.connectedComponents(half, connectivity=8)
+    if m > 2:
+        keep = np.unique(parts[(comp > 0) & (half > 0)])
+        half = np.isin(parts, keep[keep > 0]).astype(np.uint8)
+    return half, t

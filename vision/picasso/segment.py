@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso import pixel_model as pm
-from vision.picasso.masks import patches, runs
+from vision.picasso.masks import half_contrast, patches, runs
 from vision.picasso.profile import KitProfile, Lab
 from vision.picasso.roles import InkBars, assign_roles, colour_code, ink_bars, pale_bars
 
@@ -515,21 +515,16 @@ def wide_strings(
     if not dark.any():
         return labels
     n, lab, stats = patches(dark)
-    out = labels
-    for i in range(1, n):
-        half, box = _stick_of(i, lab, stats[i], norm, s, profile)
-        if half is not None:
-            if out is labels:
-                out = labels.copy()
-            part = out[box]
-            part[(half > 0) & ((part == DARK) | (part == CANVAS) | (part == GREY))] = WOOD
     _, joined, jstats = patches(dark | (labels == WOOD).astype(np.uint8))
     joined = joined * dark
     # units of two or more patches of the string
     pairs = np.unique(np.stack([joined[lab > 0], lab[lab > 0]]), axis=1)
     units, counts = np.unique(pairs[0], return_counts=True)
-    for j in units[counts >= 2].tolist():
-        half, box = _stick_of(j, joined, jstats[j], norm, s, profile)
+    todo = [(i, lab, stats[i]) for i in range(1, n)]
+    todo += [(j, joined, jstats[j]) for j in units[counts >= 2].tolist()]
+    out = labels
+    for k, where, stat in todo:
+        half, box = _stick_of(k, where, stat, norm, s, profile)
         if half is not None:
             if out is labels:
                 out = labels.copy()
@@ -559,22 +554,11 @@ def _stick_of(
     _, _, cw, ch = cv2.boundingRect(comp)
     if math.hypot(cw, ch) < WIDE_STRING_MIN_MM * s or int(comp.sum()) < 12:
         return None, box
-    canvas = np.full(3, WHITE_LEVEL, np.float32)
-    sub = norm[box].astype(np.float32) - canvas
-    pix = sub[comp > 0]
-    far = np.linalg.norm(pix, axis=1)
-    colour = np.median(pix[far >= np.median(far)], axis=0)
-    norm2 = float(colour @ colour)
-    if norm2 < 100.0:
+    sub = norm[box].astype(np.float32) - np.float32(WHITE_LEVEL)
+    outlined = half_contrast(sub, comp, pad)
+    if outlined is None:
         return None, box
-    t = (sub @ colour) / norm2
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
-    near = cv2.dilate(comp, grow)
-    half = ((t >= 0.5) & (near > 0)).astype(np.uint8)
-    m, hl = cv2.connectedComponents(half, connectivity=8)
-    if m > 2:
-        keep = np.unique(hl[(comp > 0) & (half > 0)])
-        half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
+    half, t = outlined
     if not half.any():
         return None, box
     rect = cv2.minAreaRect(cv2.findNonZero(half))
@@ -597,8 +581,7 @@ def _stick_of(
         rects = [rect]
     if not rects:
         return None, box
-    tf = t.astype(np.float32)
-    if any(_bar_width_mm(tf, r, s) < wide for r in rects):
+    if any(_bar_width_mm(t, r, s) < wide for r in rects):
         return None, box
     if any(_string_goes_on(lab, i, (x0, y0), r, s) for r in rects):
         return None, box

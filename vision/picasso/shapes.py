@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.masks import half_contrast
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
 
@@ -281,7 +282,6 @@ def solid_shapes(
     lo, hi = 0.35 * min(areas) * s * s, 1.3 * max(areas) * s * s
     n, lab, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
     pad = round(6.0 * s)
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
     h_img, w_img = wide.shape
     out: list[ShapePatch] = []
     for i in range(1, n):
@@ -292,16 +292,10 @@ def solid_shapes(
         x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
         comp = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         sub = normalised[y0:y1, x0:x1].astype(np.float32) - np.float32(canvas_level)
-        pix = sub[comp > 0]
-        far = np.linalg.norm(pix, axis=1)
-        colour = np.median(pix[far >= np.median(far)], axis=0)
-        norm2 = float(colour @ colour)
-        if norm2 < 100.0:
+        outlined = half_contrast(sub, comp, pad)
+        if outlined is None:
             continue
-        half = (((sub @ colour) / norm2 >= 0.5) & (cv2.dilate(comp, grow) > 0)).astype(np.uint8)
-        _, hl = cv2.connectedComponents(half, connectivity=8)
-        keep = np.unique(hl[(comp > 0) & (half > 0)])
-        half = np.isin(hl, keep[keep > 0]).astype(np.uint8)
+        half = outlined[0]
         contours, _ = cv2.findContours(
             half, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
         )
