@@ -36,6 +36,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blur import line_kernel
+
 #: A frame whose smear measures less than this (px) is left as it is: frames with none
 #: mostly measure 0.4-2.1 px (defocus and noise spread every side a little).
 MIN_LENGTH = 2.5
@@ -124,24 +126,6 @@ def motion_blur(
         return None
     angle = math.degrees(0.5 * math.atan2(coef[2], coef[1])) % 180.0
     return measured * LENGTH_SCALE, angle
-
-
-def line_kernel(length: float, angle: float) -> NDArray[np.float32]:
-    """A line ``length`` px long at ``angle`` degrees (x right, y down), drawn anti-aliased
-    in an odd square, summing to 1."""
-    n = max(3, math.ceil(length) | 1)
-    kernel = np.zeros((n, n), np.float32)
-    c = (n - 1) / 2
-    a = math.radians(angle)
-    d = np.array([math.cos(a), math.sin(a)]) * (length - 1) / 2
-    p0 = (round((c - d[0]) * 16), round((c - d[1]) * 16))
-    p1 = (round((c + d[0]) * 16), round((c + d[1]) * 16))
-    cv2.line(kernel, p0, p1, 1.0, 1, cv2.LINE_AA, 4)
-    total = float(kernel.sum())
-    if total <= 0:
-        kernel[n // 2, n // 2] = 1.0
-        return kernel
-    return kernel / total
 
 
 def deconvolved(

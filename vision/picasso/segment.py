@@ -524,12 +524,14 @@ def wide_strings(
     todo += [(j, joined, jstats[j]) for j in units[counts >= 2].tolist()]
     out = labels
     for k, where, stat in todo:
-        half, box = _stick_of(k, where, stat, norm, s, profile)
-        if half is not None:
-            if out is labels:
-                out = labels.copy()
-            part = out[box]
-            part[(half > 0) & ((part == DARK) | (part == CANVAS) | (part == GREY))] = WOOD
+        found = _stick_of(k, where, stat, norm, s, profile)
+        if found is None:
+            continue
+        half, box = found
+        if out is labels:
+            out = labels.copy()
+        part = out[box]
+        part[(half > 0) & ((part == DARK) | (part == CANVAS) | (part == GREY))] = WOOD
     return out
 
 
@@ -540,10 +542,10 @@ def _stick_of(
     norm: NDArray[np.uint8],
     s: float,
     profile: KitProfile,
-) -> tuple[NDArray[np.uint8] | None, tuple[slice, slice]]:
-    """``wide_strings``' test of patch ``i`` of ``lab`` (its stats ``stat``): its
-    half-contrast extent ((h, w) uint8 0/1 in the returned box of the canvas) when it is
-    one or a few sticks, else None."""
+) -> tuple[NDArray[np.uint8], tuple[slice, slice]] | None:
+    """``wide_strings``' test of patch ``i`` of ``lab`` (its stats ``stat``): when it is one
+    or a few sticks, its half-contrast extent ((h, w) uint8 0/1) and the box of the canvas
+    that extent covers; else None."""
     h_img, w_img = lab.shape
     pad = math.ceil(0.8 * profile.stick_width_mm * s)
     x, y, w, h, _ = (int(v) for v in stat)
@@ -553,26 +555,26 @@ def _stick_of(
     comp = (lab[box] == i).astype(np.uint8)
     _, _, cw, ch = cv2.boundingRect(comp)
     if math.hypot(cw, ch) < WIDE_STRING_MIN_MM * s or int(comp.sum()) < 12:
-        return None, box
+        return None
     sub = norm[box].astype(np.float32) - np.float32(WHITE_LEVEL)
     outlined = half_contrast(sub, comp, pad)
     if outlined is None:
-        return None, box
+        return None
     half, t = outlined
     if not half.any():
-        return None, box
+        return None
     rect = cv2.minAreaRect(cv2.findNonZero(half))
     side = sorted(rect[1])
     if side[1] < WIDE_STRING_MIN_MM * s:
-        return None, box
+        return None
     dist = cv2.distanceTransform(half, cv2.DIST_L2, 5) / s
     ridge = dist[(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 0)]
     if not len(ridge):
-        return None, box
+        return None
     wide = WIDE_STRING_SHARE * profile.stick_width_mm
     width = 2.0 * float(np.median(ridge))
     if width < wide:
-        return None, box
+        return None
     # straight: one bar fills its rotated box, as wide as it measures (a blurred string
     # is as wide as a stick, but curves); or a few such bars crossing
     if side[0] > WIDE_STRING_BOX * width * s or half.sum() < WIDE_STRING_FILL * side[0] * side[1]:
@@ -580,11 +582,11 @@ def _stick_of(
     else:
         rects = [rect]
     if not rects:
-        return None, box
+        return None
     if any(_bar_width_mm(t, r, s) < wide for r in rects):
-        return None, box
+        return None
     if any(_string_goes_on(lab, i, (x0, y0), r, s) for r in rects):
-        return None, box
+        return None
     return half, box
 
 
@@ -632,8 +634,6 @@ def _crossed_bars(
             break
         segs = segs.reshape(-1, 4)
         x0, y0, x1, y1 = (int(v) for v in segs[np.argmax(np.hypot(*(segs[:, 2:] - segs[:, :2]).T))])
-        strip = np.zeros_like(half)
-        cv2.line(strip, (x0, y0), (x1, y1), 1, band)
         # out past the segment's ends along its line, as far as the patch goes on
         d = np.array([x1 - x0, y1 - y0], np.float64)
         d /= max(float(np.hypot(*d)), 1e-9)
@@ -642,9 +642,12 @@ def _crossed_bars(
         b = (np.array([x1, y1]) + d * reach).round().astype(int)
         line = np.zeros_like(half)
         cv2.line(line, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, band)
+        # the parts of the patch along the line that the segment itself lies in
+        strip = np.zeros_like(half)
+        cv2.line(strip, (x0, y0), (x1, y1), 1, band)
         _, lab = cv2.connectedComponents(line & half, connectivity=8)
         keep = np.unique(lab[(strip > 0) & (lab > 0)])
-        bar = np.isin(lab, keep).astype(np.uint8) if len(keep) else strip & half
+        bar = np.isin(lab, keep).astype(np.uint8)
         if not bar.any():
             break
         r = cv2.minAreaRect(cv2.findNonZero(bar))

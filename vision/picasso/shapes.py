@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.masks import half_contrast
+from vision.picasso.masks import half_contrast, patches
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
 
@@ -280,7 +280,7 @@ def solid_shapes(
         return []
     areas = [sh.area_mm2 for sh in profile.shapes]
     lo, hi = 0.35 * min(areas) * s * s, 1.3 * max(areas) * s * s
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    n, lab, stats = patches(wide)
     pad = round(6.0 * s)
     h_img, w_img = wide.shape
     out: list[ShapePatch] = []

@@ -15,6 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.blur import line_kernel as motion_kernel
 from vision.synth._checks import check_frame
 from vision.synth.spec import EffectsSpec, SceneSpec
 
@@ -70,20 +71,6 @@ def light_map(effects: EffectsSpec, size_wh: tuple[int, int]) -> np.ndarray:
 
 
 _LIGHT_CACHE: OrderedDict[object, np.ndarray] = OrderedDict()
-
-
-def motion_kernel(length_px: float, angle_deg: float) -> np.ndarray:
-    """A normalised line kernel ``length_px`` long at ``angle_deg`` (image frame)."""
-    n = max(3, math.ceil(length_px) | 1)
-    k = np.zeros((n, n), np.float32)
-    c = (n - 1) / 2
-    a = math.radians(angle_deg)
-    d = np.array([math.cos(a), math.sin(a)]) * (length_px - 1) / 2
-    p0 = (round((c - d[0]) * 16), round((c - d[1]) * 16))
-    p1 = (round((c + d[0]) * 16), round((c + d[1]) * 16))
-    cv2.line(k, p0, p1, 1.0, 1, cv2.LINE_AA, 4)
-    s = float(k.sum())
-    return k / s if s > 0 else k
 
 
 #: Noise fields are kept as int16 in units of 1/NOISE_ONE of a standard deviation.
