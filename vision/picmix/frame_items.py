@@ -17,7 +17,7 @@ import numpy as np
 from vision.picmix.ink import MAX_SIDE_PX, Blob
 from vision.picmix.markers import dark_cores, read_marker, search_frame
 from vision.picmix.model import ItemDeck, ItemModel
-from vision.picmix.reading import ItemSighting
+from vision.picmix.reading import ITEM_MIN, NAME_MIN, ItemSighting
 from vision.picmix.sightings import ScoredBlobs, item_sightings, score_blobs
 from vision.sources.guard import check_frame
 
@@ -73,60 +73,97 @@ def _objective_markers(
     return []
 
 
+HALF_LOOK_MIN = 0.5
+"""A marker read is taken to be in the half whose own item a blob there shows, by the look's
+probability of that item at least this much, when only one of the two halves has one
+(``_marker_halves``)."""
+
+
+def _item_quads(m: CardMarker, deck: ItemDeck) -> list[tuple[str, list[tuple[str, np.ndarray]]]]:
+    """Per reading of marker ``m`` (in the face's left or right half): that half's name and
+    the (item, quad px) of the face's items, each box with a little slack. Empty when the
+    card is no player card the kit knows."""
+    from vision.kit.codes import face_codes
+    from vision.kit.render import picmix_item_layout
+
+    try:
+        layout = picmix_item_layout(m.card)[m.face]  # type: ignore[index]
+    except ValueError:
+        return []
+    rects = face_codes(m.card, m.face).marker_rects  # type: ignore[arg-type]
+    out = []
+    for rect, marker_half in zip(rects, ("left", "right"), strict=True):
+        src = np.float32(
+            [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
+        )
+        hmat = cv2.getPerspectiveTransform(src, m.corners_px)
+        quads = []
+        for half, (item, box) in layout.items():
+            g = 0.12 * box.w  # a little slack round the box
+            quad = np.float32(
+                [
+                    [box.x - g, box.y - g],
+                    [box.x1 + g, box.y - g],
+                    [box.x1 + g, box.y1 + g],
+                    [box.x - g, box.y1 + g],
+                ]
+            )
+            quads.append((half, item, cv2.perspectiveTransform(quad[None], hmat)[0]))
+        out.append((marker_half, quads))
+    return out
+
+
+def _inside(quad: np.ndarray, centres: np.ndarray) -> list[int]:
+    """Indices of the ``centres`` (N, 2) inside ``quad`` (4, 2)."""
+    q = quad.reshape(-1, 1, 2)
+    return [
+        n
+        for n, c in enumerate(centres)
+        if cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0
+    ]
+
+
 def _hints(
     markers: list[CardMarker], b: ScoredBlobs, deck: ItemDeck
 ) -> tuple[list[set[int]], list[set[int]]]:
     """(hints, own): per blob, the items that the player faces whose markers were read print
     where the blob lies, and of those, the items printed in the half of the marker read. A
     face has the same marker in both halves, so both readings of a marker (left-half or
-    right-half one) are tried; a wrong one only adds a candidate that the look rules out.
+    right-half one) are tried, unless the look settles it: only one reading has a blob at its
+    own half's item that the look names that item (``HALF_LOOK_MIN``); a wrong reading puts
+    the face beside the card, where the table's print would be taken for its items.
     The half a marker is seen in shows (its marker does); the other half may lie under
     another card, whose own item then shows where the face prints its item."""
     hints: list[set[int]] = [set() for _ in b.blobs]
     own: list[set[int]] = [set() for _ in b.blobs]
     if not markers or not b.blobs:
         return hints, own
-    from vision.kit.codes import face_codes
-    from vision.kit.render import picmix_item_layout
-
     index = {name: i for i, name in enumerate(deck.items)}
     centres = np.float32([blob.centre_px for blob in b.blobs])
+    probs = b.scores.probs
     for m in markers:
         if m.card in deck.objectives:
             continue
-        try:
-            layout = picmix_item_layout(m.card)[m.face]  # type: ignore[index]
-        except ValueError:
-            continue
-        rects = face_codes(m.card, m.face).marker_rects  # type: ignore[arg-type]
-        for rect, marker_half in zip(rects, ("left", "right"), strict=True):
-            src = np.float32(
-                [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
+        readings = _item_quads(m, deck)
+        seen = [
+            any(
+                item in index and float(probs[n, index[item]]) >= HALF_LOOK_MIN
+                for half, item, quad in quads
+                if half == marker_half
+                for n in _inside(quad, centres)
             )
-            hmat = cv2.getPerspectiveTransform(src, m.corners_px)
-            for half, (item, box) in layout.items():
+            for marker_half, quads in readings
+        ]
+        if sum(seen) == 1:
+            readings = [r for r, ok in zip(readings, seen, strict=True) if ok]
+        for marker_half, quads in readings:
+            for half, item, quad in quads:
                 if item not in index:
                     continue
-                g = 0.12 * box.w  # a little slack round the box
-                quad = np.float32(
-                    [
-                        [box.x - g, box.y - g],
-                        [box.x1 + g, box.y - g],
-                        [box.x1 + g, box.y1 + g],
-                        [box.x - g, box.y1 + g],
-                    ]
-                )
-                qpx = cv2.perspectiveTransform(quad[None], hmat)[0]
-                for n, c in enumerate(centres):
-                    if (
-                        cv2.pointPolygonTest(
-                            qpx.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False
-                        )
-                        >= 0
-                    ):
-                        hints[n].add(index[item])
-                        if half == marker_half:
-                            own[n].add(index[item])
+                for n in _inside(quad, centres):
+                    hints[n].add(index[item])
+                    if half == marker_half:
+                        own[n].add(index[item])
     return hints, own
 
 
@@ -138,6 +175,12 @@ class FrameItems:
     seen: list[tuple[ItemSighting, Blob]]
     markers: list[CardMarker]
     blobs: ScoredBlobs
+    printed: frozenset[int] = (
+        frozenset()
+    )  # id() of the blobs lying where a read face prints an item
+    faint: frozenset[str] = (
+        frozenset()
+    )  # items printed in a read marker's own half, where ink lies unnamed
 
 
 def read_items(
@@ -153,4 +196,9 @@ def read_items(
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     hints, own = _hints(markers, b, deck)
     seen = item_sightings(b, deck, hints, player, own=own)
-    return FrameItems(seen, markers, b)
+    printed = frozenset(id(blob) for blob, h in zip(b.blobs, hints, strict=True) if h)
+    k = len(deck.items)
+    p = b.scores.probs
+    loose = (p[:, k] >= ITEM_MIN) | (p[:, :k].max(axis=1) < NAME_MIN) if len(p) else []
+    faint = frozenset(deck.items[i] for n, mine in enumerate(own) if loose[n] for i in mine)
+    return FrameItems(seen, markers, b, printed, faint)
