@@ -55,6 +55,9 @@ def test_the_tables_print_is_not_the_players_items(
     off = [s for s, b in fi.seen if s.status == "visible" and id(b) not in fi.printed]
     assert len(off) >= 4 * reader.PRINT_MIN
     monkeypatch.setattr(reader, "PRINT_MIN", 10**6)  # every item in view counts again
+    crowd = verify_frame(frame, deck, model=model)  # too many: asked about
+    assert isinstance(crowd, PicmixReading) and crowd.verdict == "unsure"
+    monkeypatch.setattr(reader, "CROWD_MIN", 10**6)  # and judged on them: rejected
     again = verify_frame(frame, deck, model=model)
     assert isinstance(again, PicmixReading) and again.verdict == "wrong" and again.extra
 
@@ -143,3 +146,36 @@ def test_an_item_printed_where_its_code_is_read_and_faint_there_is_asked_about(
     monkeypatch.setattr(reader, "read_items", no_faint)
     again = verify_frame(frame, deck, model=model)
     assert isinstance(again, PicmixReading) and again.verdict == "wrong"
+
+
+def test_by_looks_alone_a_printed_table_leaves_the_claim_asked_about(
+    deck: ItemDeck, model: ItemModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codes ignored (a retail deck has none), no face tells which items are the player's:
+    with ``CROWD_MIN`` or more items surely seen beyond the objective, more than a player's
+    cards show, the claim is `unsure`, where the cloth's dots had it rejected."""
+    seed, index = PRINTED_CLOTH[0]
+    frame, truth = claim_scene("normal", seed, index, None, looks="wide")
+    assert truth_of(truth)[2] == "correct"
+    r = verify_frame(frame, deck, model=model, use_codes=False)
+    assert isinstance(r, PicmixReading) and r.verdict == "unsure"
+    assert "more than a player's cards show" in r.reasons[0]
+    monkeypatch.setattr(reader, "CROWD_MIN", 10**6)
+    again = verify_frame(frame, deck, model=model, use_codes=False)
+    assert isinstance(again, PicmixReading) and again.verdict == "wrong" and again.extra
+
+
+def test_a_players_cards_are_not_a_crowd() -> None:
+    """Up to ``CROWD_MIN - 1`` items surely seen beyond the objective are a claim's; the
+    objective's own do not count."""
+    assert not reader._crowded(_fi(reader.CROWD_MIN - 1, on_faces=0), frozenset())
+    assert reader._crowded(_fi(reader.CROWD_MIN, on_faces=0), frozenset())
+    assert not reader._crowded(_fi(reader.CROWD_MIN, on_faces=0), frozenset({0}))
+
+
+def test_a_plain_claim_is_no_crowd(deck: ItemDeck, model: ItemModel) -> None:
+    """The kit's normal claims on plain tables, by looks alone: none is a crowd."""
+    for index in range(6):
+        frame, _ = claim_scene("normal", 2, index, None)
+        r = verify_frame(frame, deck, model=model, use_codes=False)
+        assert not any("more than a player's cards show" in x for x in getattr(r, "reasons", ()))

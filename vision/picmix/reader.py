@@ -184,6 +184,15 @@ def _verify_at(  # one scale of verify_frame
             "items where a card's code is read count, and a hand or object over the cards "
             "may hide a code"
         ]
+    if faces_only is None and _crowded(fi, obj.indices):
+        # more items surely seen than a player's cards show, and no face's code read to
+        # tell which are theirs: a printed table or other cards in view
+        verdict = "unsure"
+        reasons = [
+            f"more than {CROWD_MIN - 1} items are seen beyond the objective card, more than "
+            "a player's cards show (the table's print? other cards?), and no card's code is "
+            "read to tell which are the player's"
+        ]
     if verdict == "wrong" and _may_have_more(obj, deck, missing, extra):
         # an objective card read from its items by a deck that knows none of its cards may
         # have one more item than were seen (merged with its printed code, under a finger):
@@ -320,6 +329,21 @@ def _on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], 
     if off < PRINT_MIN:
         return None
     return lambda blob: id(blob) in fi.printed
+
+
+CROWD_MIN = 8
+"""Items surely seen beyond the objective card: this many or more are more than a player's 2
+to 4 cards show (at most 5 halves when laid over each other's). On development claims on
+plain tables (720 claims, codes read or not) there were at most 5; on a table printed with
+dots and squares, 6 to several hundred (``_crowded``)."""
+
+
+def _crowded(fi: FrameItems, exclude: frozenset[int]) -> bool:
+    """Whether ``CROWD_MIN`` or more items are surely seen beyond the objective card."""
+    return (
+        sum(1 for i, (s, _) in enumerate(fi.seen) if i not in exclude and s.status == "visible")
+        >= CROWD_MIN
+    )
 
 
 COVER_NEAR = 1.5
