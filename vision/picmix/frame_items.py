@@ -76,7 +76,7 @@ def _objective_markers(
 HALF_LOOK_MIN = 0.5
 """A marker read is taken to be in the half whose own item a blob there shows, by the look's
 probability of that item at least this much, when only one of the two halves has one
-(``_marker_halves``)."""
+(``_hints``)."""
 
 
 def _item_quads(m: CardMarker, deck: ItemDeck) -> list[tuple[str, list[tuple[str, np.ndarray]]]]:
@@ -170,17 +170,17 @@ def _hints(
 @dataclass(frozen=True, eq=False)
 class FrameItems:
     """Everything item-like in one frame: ``seen`` (sighting, blob) pairs (sightings all
-    ``on="player"`` until an objective claims them) and the card ``markers`` read."""
+    ``on="player"`` until an objective claims them) and the card ``markers`` read;
+    ``printed``, the ``id()`` of the blobs lying where a player face whose marker is read
+    prints an item; ``faint``, the items printed in a read marker's own half where a blob
+    lies that is no item surely named (either reading of the marker, unless the look settles
+    it: ``_hints``)."""
 
     seen: list[tuple[ItemSighting, Blob]]
     markers: list[CardMarker]
     blobs: ScoredBlobs
-    printed: frozenset[int] = (
-        frozenset()
-    )  # id() of the blobs lying where a read face prints an item
-    faint: frozenset[str] = (
-        frozenset()
-    )  # items printed in a read marker's own half, where ink lies unnamed
+    printed: frozenset[int] = frozenset()
+    faint: frozenset[str] = frozenset()
 
 
 def read_items(

@@ -307,9 +307,9 @@ def _near_player_items(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blo
 PRINT_MIN = 4
 """Items surely seen where no player face whose code is read prints one: this many or more
 are not all on the player's cards (``_on_read_faces``): a table printed with dots and
-squares, another player's cards. On development claims on plain tables (kit, development
-and wide looks, normal and hard, both drawers; 720 claims) there were at most 2 such; on a
-table printed with dots and squares, 20 or more."""
+squares, another player's cards. On 720 development claims (kit, development and wide
+looks, normal and hard, both drawers) there were at most 2 such on plain tables, and 20 or
+more on each of the 26 on a cloth printed with dots and squares."""
 
 
 def _on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], bool] | None:
@@ -333,9 +333,11 @@ def _on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], 
 
 CROWD_MIN = 8
 """Items surely seen beyond the objective card: this many or more are more than a player's 2
-to 4 cards show (at most 5 halves when laid over each other's). On development claims on
-plain tables (720 claims, codes read or not) there were at most 5; on a table printed with
-dots and squares, 6 to several hundred (``_crowded``)."""
+to 4 cards show (at most 5 halves when laid over each other's). On development claims read
+with codes and without (kit, development and wide looks, normal and hard, both drawers) there
+were at most 5 on plain tables but one (6 or 7, a cloth), and 8 to several hundred on the 41 of
+the wide looks' 300 on a cloth printed with dots and squares, read without codes
+(``_crowded``)."""
 
 
 def _crowded(fi: FrameItems, exclude: frozenset[int]) -> bool:
