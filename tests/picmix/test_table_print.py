@@ -179,3 +179,20 @@ def test_a_plain_claim_is_no_crowd(deck: ItemDeck, model: ItemModel) -> None:
         frame, _ = claim_scene("normal", 2, index, None)
         r = verify_frame(frame, deck, model=model, use_codes=False)
         assert not any("more than a player's cards show" in x for x in getattr(r, "reasons", ()))
+
+
+def test_a_missing_item_seen_where_no_code_is_read_is_asked_about(
+    deck: ItemDeck, model: ItemModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hard tier on the printed cloth (wide looks, seed 2, claim 36): only items where a read
+    face prints one count, and the tree, on a card whose code is not read, was missing: the
+    claim was rejected. A missing item seen elsewhere makes it `unsure`."""
+    frame, truth = claim_scene("hard", 2, 36, None, looks="wide")
+    assert truth_of(truth)[2] == "correct"
+    r = verify_frame(frame, deck, model=model)
+    assert isinstance(r, PicmixReading) and r.verdict == "unsure"
+    assert "seen where no card's code is read" in r.reasons[0] and "tree" in r.reasons[0]
+    monkeypatch.setattr(reader, "_seen_elsewhere", lambda *a: set())
+    again = verify_frame(frame, deck, model=model)
+    assert isinstance(again, PicmixReading) and again.verdict == "wrong"
+    assert again.missing == ("tree",)

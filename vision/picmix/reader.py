@@ -175,6 +175,15 @@ def _verify_at(  # one scale of verify_frame
             f"{', '.join(missing)}: printed where the card's code is read, and faint ink "
             "there is not surely named"
         ]
+    elsewhere = _seen_elsewhere(fi, obj.indices, faces_only) & set(missing)
+    if verdict == "wrong" and not surely_extra and elsewhere:
+        # only items where a read face prints one count: a missing item seen elsewhere may
+        # be on a card of the player's whose code is not read (blurred, under a finger)
+        verdict = "unsure"
+        reasons = [
+            f"{', '.join(sorted(elsewhere))}: seen where no card's code is read (among things "
+            "like items beyond the player's cards: the table's print?)"
+        ]
     if verdict == "correct" and faces_only is not None and _covered(frame, fi, sightings):
         # items are read only where a face's code is read; a hand over the cards may hide
         # the code of a card of the player's whose item shows
@@ -329,6 +338,20 @@ def _on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], 
     if off < PRINT_MIN:
         return None
     return lambda blob: id(blob) in fi.printed
+
+
+def _seen_elsewhere(
+    fi: FrameItems, exclude: frozenset[int], faces_only: Callable[[Blob], bool] | None
+) -> set[str]:
+    """With only the items where a read face prints one counting (``faces_only``), the items
+    seen (surely or not) elsewhere, beyond the objective card (``exclude``); none else."""
+    if faces_only is None:
+        return set()
+    return {
+        s.item
+        for i, (s, blob) in enumerate(fi.seen)
+        if i not in exclude and s.status != "hidden" and not faces_only(blob)
+    }
 
 
 CROWD_MIN = 8
