@@ -374,8 +374,8 @@ def report(profile: str) -> dict[str, Any]:
     # issue 26, part 7: both drawers, under their default, development and held-back looks
     others = [
         bench_picmix(tier, n["looks"], seed, drawer=drawer, looks=looks)
-        for looks, drawer in ((None, "second"), ("dev", "synth"), ("dev", "second"),
-                              ("held", "synth"), ("held", "second"))
+        for looks, drawer in ((None, "second"), ("dev", "synth"), ("wide", "synth"),
+                              ("dev", "second"), ("held", "synth"), ("held", "second"))
         for tier in ("normal", "hard")
         if n["looks"]
     ]  # fmt: skip
@@ -539,7 +539,9 @@ def _markdown(
             [
                 "Both drawers, under development and held-back looks (issue 26: "
                 "`vision.synth.card_looks` for the project's camera, the second drawer's own "
-                "`card_room.CARD_LOOKS`: card stock, ink, sleeves, tables, light; nothing "
+                "`card_room.CARD_LOOKS`: card stock, ink, sleeves, tables, light; the "
+                "project's camera's wide development looks add other stocks, a paler ink, a "
+                "satin sleeve, other lights, dark, felt and printed-cloth tables; nothing "
                 "was tuned on the held-back looks), codes read:",
                 "",
                 "| claims | n | verdict right | unsure or no reading | wrong claims accepted | "
