@@ -5,7 +5,7 @@ rejected for those extra items.
 
 - Where the codes of the player's faces are read and four or more items are surely seen
   where none of those faces prints one, only the items where a read face prints one count
-  (``reader.PRINT_MIN``, ``reader._on_read_faces``, ``FrameItems.printed``).
+  (``reader.PRINT_MIN``, ``reader.on_read_faces``, ``FrameItems.printed``).
 - A face has the same marker in both halves; the look settles which half a marker was read
   in (``frame_items.HALF_LOOK_MIN``): the other reading puts the face beside the card, on
   the cloth, whose dots would then count as the face's items.
@@ -103,23 +103,23 @@ def _fi(off_faces: int, on_faces: int = 3) -> FrameItems:
 def test_a_few_items_off_the_faces_read_still_count() -> None:
     """A card whose code is not read (a fingertip on its marker) shows its item: up to
     ``PRINT_MIN - 1`` items off the faces read leave every item in view counting."""
-    assert reader._on_read_faces(_fi(reader.PRINT_MIN - 1), frozenset()) is None
-    keep = reader._on_read_faces(_fi(reader.PRINT_MIN), frozenset())
+    assert reader.on_read_faces(_fi(reader.PRINT_MIN - 1), frozenset()) is None
+    keep = reader.on_read_faces(_fi(reader.PRINT_MIN), frozenset())
     assert keep is not None
     fi = _fi(reader.PRINT_MIN)
-    keep = reader._on_read_faces(fi, frozenset())
+    keep = reader.on_read_faces(fi, frozenset())
     assert keep is not None
     assert [keep(b) for _, b in fi.seen] == [True] * 3 + [False] * reader.PRINT_MIN
     # the objective's own items are not counted off the faces
     exclude = frozenset(range(3, 3 + reader.PRINT_MIN))
-    assert reader._on_read_faces(fi, exclude) is None
+    assert reader.on_read_faces(fi, exclude) is None
 
 
 def test_no_face_read_no_restriction() -> None:
     """A deck without codes (a retail deck registered from photos) reads no face: every item
     in view counts, as before."""
     fi = _fi(10, on_faces=0)
-    assert not fi.printed and reader._on_read_faces(fi, frozenset()) is None
+    assert not fi.printed and reader.on_read_faces(fi, frozenset()) is None
 
 
 FAINT = ((2, 55), (3, 1))

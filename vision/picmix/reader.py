@@ -138,7 +138,7 @@ def _verify_at(  # one scale of verify_frame
                 covered=True,
             )
         return obj
-    faces_only = _on_read_faces(fi, obj.indices)
+    faces_only = on_read_faces(fi, obj.indices)
     keep = faces_only or _near_player_items(fi, obj.indices)
     sightings, visible, unsure = player_items(fi, obj.indices, keep)
     if not any(s.on == "player" and s.status != "hidden" for s in sightings):
@@ -315,13 +315,13 @@ def _near_player_items(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blo
 
 PRINT_MIN = 4
 """Items surely seen where no player face whose code is read prints one: this many or more
-are not all on the player's cards (``_on_read_faces``): a table printed with dots and
+are not all on the player's cards (``on_read_faces``): a table printed with dots and
 squares, another player's cards. On 720 development claims (kit, development and wide
 looks, normal and hard, both drawers) there were at most 2 such on plain tables, and 20 or
 more on each of the 26 on a cloth printed with dots and squares."""
 
 
-def _on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], bool] | None:
+def on_read_faces(fi: FrameItems, exclude: frozenset[int]) -> Callable[[Blob], bool] | None:
     """A ``keep`` for ``player_items`` on a frame whose player faces' codes are read but that
     shows ``PRINT_MIN`` or more items surely seen where none of those faces prints one: the
     blobs where a read face prints an item (``FrameItems.printed``). None otherwise (the

@@ -34,10 +34,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.seats import seat_mapper
-from vision.picmix.frame_items import read_items
+from vision.picmix.frame_items import FrameItems, read_items
 from vision.picmix.ink import Blob
 from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.objective import Objective, find_objective
+from vision.picmix.reader import on_read_faces
 from vision.picmix.reading import PicmixFailure
 from vision.picmix.verdict import UNNAMED, player_items
 from vision.tracker import check_players
@@ -202,9 +203,10 @@ class ClaimWatcher:
         if self.seat_of is None:
             return self.players[0]
         fi = read_items(frame, self.deck, self.model)
+        faces = on_read_faces(fi, frozenset())
         counts: dict[str, int] = {}
         for s, blob in fi.seen:
-            if s.status == "hidden":
+            if s.status == "hidden" or (faces is not None and not faces(blob)):
                 continue
             who = self.seat_of(blob.centre_px)
             if who is not None:
@@ -221,7 +223,7 @@ class ClaimWatcher:
             for i, (_, b) in enumerate(fi.seen)
             if cv2.pointPolygonTest(opened.quad_px.reshape(-1, 1, 2), b.centre_px, True) >= -2
         )
-        _, visible, unsure = player_items(fi, on_obj, self._keep(pending.player))
+        visible, unsure = claim_items(fi, on_obj, self._keep(pending.player))
         # an unnamed blob (UNNAMED) does not hold a claim back: the arm leaving the cards
         # often leaves one; it is reported in the claim's meta
         unnamed = UNNAMED in unsure
@@ -247,6 +249,21 @@ class ClaimWatcher:
             self._reveal.reset()
             return [event]
         return []
+
+
+def claim_items(
+    fi: FrameItems, on_objective: frozenset[int], seat: Callable[[Blob], bool] | None
+) -> tuple[set[str], set[str]]:
+    """(visible, unsure): the claimer's items, those in their seat's zone (``seat``, or
+    anywhere) and, when the table shows things like items beyond the player faces whose
+    codes are read (a printed cloth), only where a read face prints one
+    (``vision.picmix.reader.on_read_faces``); ``on_objective``: the objective card's."""
+    faces = on_read_faces(fi, on_objective)
+    keep = seat
+    if faces is not None:
+        keep = faces if seat is None else (lambda b: seat(b) and faces(b))
+    _, visible, unsure = player_items(fi, on_objective, keep)
+    return visible, unsure
 
 
 class PicmixFollower:
