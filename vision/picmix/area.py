@@ -76,14 +76,17 @@ def card_px_from_markers(
     centre: tuple[float, float], markers: Sequence[np.ndarray]
 ) -> float | None:
     """The card long side at ``centre`` from the nearest marker ((4, 2) corners each) within
-    a card's length, or None."""
-    best: tuple[float, float] | None = None
-    for q in markers:
-        L = marker_card_px(q)
-        d = float(np.linalg.norm(np.asarray(q, np.float64).mean(axis=0) - centre))
-        if d <= L and (best is None or d < best[0]):
-            best = (d, L)
-    return None if best is None else best[1]
+    a card's length, or None (the first of the nearest when several are as near)."""
+    if not len(markers):
+        return None
+    q = np.asarray(markers, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2).mean(axis=1)
+    long_px = sides * CARD_LONG_MM / MARKER_MM
+    d = np.linalg.norm(q.mean(axis=1) - np.asarray(centre, np.float64), axis=1)
+    within = np.flatnonzero(d <= long_px)
+    if not len(within):
+        return None
+    return float(long_px[within[int(np.argmin(d[within]))]])
 
 
 def card_px_from_items(areas: Sequence[float], ratios: Sequence[float]) -> float | None:
