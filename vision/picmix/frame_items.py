@@ -33,13 +33,19 @@ class CardMarker:
 
 
 def _markers(frame: np.ndarray, b: ScoredBlobs, deck: ItemDeck) -> list[CardMarker]:
-    """Card markers read from the blobs that are not items (``vision.picmix.markers``). Only
-    the kit's cards carry them; other decks get none."""
+    """Card markers read from the blobs that are not surely items (``vision.picmix.markers``:
+    a blob the look names an item surely is not read; on a printed cloth that is most of
+    hundreds). Only the kit's cards carry them; other decks get none."""
     if deck.name != "picmix":
         return []
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    k = len(deck.items)
+    p = b.scores.probs
+    item = (p[:, k] < ITEM_MIN) & (p[:, :k].max(axis=1) >= NAME_MIN) if len(p) else []
     out: list[CardMarker] = []
-    for blob in b.blobs:
+    for n, blob in enumerate(b.blobs):
+        if item[n]:
+            continue  # surely an item: no marker
         m = read_marker(grey, b.im, blob)
         if m is not None:
             out.append(CardMarker(m.card, m.face, m.corners_px))
