@@ -32,20 +32,29 @@ class CardMarker:
     searched: bool = False  # found by the whole-frame search (``_objective_markers``)
 
 
-def _markers(frame: np.ndarray, b: ScoredBlobs, deck: ItemDeck) -> list[CardMarker]:
-    """Card markers read from the blobs that are not surely items (``vision.picmix.markers``:
-    a blob the look names an item surely is not read; on a printed cloth that is most of
-    hundreds). Only the kit's cards carry them; other decks get none."""
+def _surely_items(b: ScoredBlobs, deck: ItemDeck) -> np.ndarray:
+    """(N,) bool: the blobs the look names an item surely (not "not an item", and the name at
+    least ``NAME_MIN``)."""
+    k = len(deck.items)
+    p = b.scores.probs
+    if not len(p):
+        return np.zeros(0, bool)
+    return np.asarray((p[:, k] < ITEM_MIN) & (p[:, :k].max(axis=1) >= NAME_MIN), bool)
+
+
+def _markers(
+    frame: np.ndarray, b: ScoredBlobs, deck: ItemDeck, items: np.ndarray
+) -> list[CardMarker]:
+    """Card markers read from the blobs that are not surely items (``items``, from
+    ``_surely_items``; ``vision.picmix.markers``: on a printed cloth, most of hundreds of
+    blobs are not read). Only the kit's cards carry them; other decks get none."""
     if deck.name != "picmix":
         return []
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    k = len(deck.items)
-    p = b.scores.probs
-    item = (p[:, k] < ITEM_MIN) & (p[:, :k].max(axis=1) >= NAME_MIN) if len(p) else []
     out: list[CardMarker] = []
-    for n, blob in enumerate(b.blobs):
-        if item[n]:
-            continue  # surely an item: no marker
+    for blob, item in zip(b.blobs, items, strict=True):
+        if item:
+            continue
         m = read_marker(grey, b.im, blob)
         if m is not None:
             out.append(CardMarker(m.card, m.face, m.corners_px))
@@ -85,9 +94,11 @@ probability of that item at least this much, when only one of the two halves has
 (``_hints``)."""
 
 
-def _item_quads(m: CardMarker, deck: ItemDeck) -> list[tuple[str, list[tuple[str, np.ndarray]]]]:
+def _item_quads(
+    m: CardMarker, deck: ItemDeck
+) -> list[tuple[str, list[tuple[str, str, np.ndarray]]]]:
     """Per reading of marker ``m`` (in the face's left or right half): that half's name and
-    the (item, quad px) of the face's items, each box with a little slack. Empty when the
+    the (half, item, quad px) of the face's items, each box with a little slack. Empty when the
     card is no player card the kit knows."""
     from vision.kit.codes import face_codes
     from vision.kit.render import picmix_item_layout
@@ -196,15 +207,13 @@ def read_items(
     ``use_codes=False`` ignores every printed code (items and objective by their look only)."""
     check_frame(frame)
     b = score_blobs(frame, model, deck)
-    markers = _markers(frame, b, deck) if use_codes else []
+    items = _surely_items(b, deck)
+    markers = _markers(frame, b, deck, items) if use_codes else []
     if use_codes:
         markers += _objective_markers(frame, markers, deck, b)
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     hints, own = _hints(markers, b, deck)
     seen = item_sightings(b, deck, hints, player, own=own)
     printed = frozenset(id(blob) for blob, h in zip(b.blobs, hints, strict=True) if h)
-    k = len(deck.items)
-    p = b.scores.probs
-    loose = (p[:, k] >= ITEM_MIN) | (p[:, :k].max(axis=1) < NAME_MIN) if len(p) else []
-    faint = frozenset(deck.items[i] for n, mine in enumerate(own) if loose[n] for i in mine)
+    faint = frozenset(deck.items[i] for n, mine in enumerate(own) if not items[n] for i in mine)
     return FrameItems(seen, markers, b, printed, faint)

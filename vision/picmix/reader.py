@@ -175,8 +175,10 @@ def _verify_at(  # one scale of verify_frame
             f"{', '.join(missing)}: printed where the card's code is read, and faint ink "
             "there is not surely named"
         ]
-    elsewhere = _seen_elsewhere(fi, obj.indices, faces_only) & set(missing)
-    if verdict == "wrong" and not surely_extra and elsewhere:
+    elsewhere: set[str] = set()
+    if verdict == "wrong" and not surely_extra and missing:
+        elsewhere = _seen_elsewhere(fi, obj.indices, faces_only) & set(missing)
+    if elsewhere:
         # only items where a read face prints one count: a missing item seen elsewhere may
         # be on a card of the player's whose code is not read (blurred, under a finger)
         verdict = "unsure"

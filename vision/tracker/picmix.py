@@ -133,10 +133,11 @@ class ClaimWatcher:
             return events
         touched = self._touch(frame)
         if touched and not self._touched:
-            player = self._claimer(frame)
+            fi = read_items(frame, self.deck, self.model)  # once, for both steps
+            player = self._claimer(fi)
             if player is not None:
                 self._pending = _Pending(player, t)
-                events.extend(self._read_claim(frame, t))
+                events.extend(self._read_claim(frame, t, fi))
         self._touched = touched
         return events
 
@@ -198,11 +199,11 @@ class ClaimWatcher:
         seat_of = self.seat_of
         return lambda b: seat_of(b.centre_px) == player
 
-    def _claimer(self, frame: np.ndarray) -> str | None:
-        """Who tapped: the only player without seats, else the seat with most items laid."""
+    def _claimer(self, fi: FrameItems) -> str | None:
+        """Who tapped: the only player without seats, else the seat with most items laid
+        (``fi``: the frame's items)."""
         if self.seat_of is None:
             return self.players[0]
-        fi = read_items(frame, self.deck, self.model)
         faces = on_read_faces(fi, frozenset())
         counts: dict[str, int] = {}
         for s, blob in fi.seen:
@@ -213,11 +214,15 @@ class ClaimWatcher:
                 counts[who] = counts.get(who, 0) + 1
         return max(counts, key=lambda k: counts[k]) if counts else None
 
-    def _read_claim(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
-        """Read the claimer's cards; the ``claim`` once the reading has settled."""
+    def _read_claim(
+        self, frame: np.ndarray, t: float, fi: FrameItems | None = None
+    ) -> list[dict[str, Any]]:
+        """Read the claimer's cards (``fi``: the frame's items, when read already); the
+        ``claim`` once the reading has settled."""
         pending, opened = self._pending, self._open
         assert pending is not None and opened is not None
-        fi = read_items(frame, self.deck, self.model)
+        if fi is None:
+            fi = read_items(frame, self.deck, self.model)
         on_obj = frozenset(
             i
             for i, (_, b) in enumerate(fi.seen)
