@@ -56,6 +56,7 @@ from vision.picasso.shapes import (
     join_split,
     solid_shapes,
 )
+from vision.picasso.stick_colour import string_coloured
 from vision.picasso.stick_extend import extend_short
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import (
@@ -159,6 +160,10 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         shapes=colour_px,
     )
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour_px)
+    # A "stick" of the string's colour, not the wood's, is the string (where it lies over a
+    # heap or along a stick, the classes may call it wood).
+    gone = set(string_coloured(stick_fits, sg.normalised, cord.mask, s, profile.stick_width_mm))
+    stick_fits = [f for i, f in enumerate(stick_fits) if i not in gone]
     # Shapes: colours mended under the string.
     patches: list[ShapePatch] = []
     # Dark patches too thick for the string, unless they are the speckle of a shadow.

@@ -156,7 +156,7 @@ def normalise(canvas: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.uint8]:
     return np.asarray(out, np.uint8)
 
 
-def _lab_of_levels(levels: NDArray[np.float32]) -> NDArray[np.float32]:
+def lab_of_levels(levels: NDArray[np.float32]) -> NDArray[np.float32]:
     """(N, 3) BGR levels of the normalised picture -> (N, 3) L*a*b* relative to the canvas."""
     bgr = np.clip(levels / WHITE_LEVEL, 0, 1).astype(np.float32).reshape(-1, 1, 3)
     return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), np.float32).reshape(-1, 3)
@@ -164,7 +164,7 @@ def _lab_of_levels(levels: NDArray[np.float32]) -> NDArray[np.float32]:
 
 def lab_of(normalised: NDArray[np.uint8], mask: NDArray[np.bool_]) -> NDArray[np.float32]:
     """(N, 3) L*a*b* (relative to the canvas) of the masked pixels of a normalised picture."""
-    return _lab_of_levels(normalised[mask].astype(np.float32))
+    return lab_of_levels(normalised[mask].astype(np.float32))
 
 
 def _thresholds(profile: KitProfile) -> tuple[float, float]:
@@ -202,7 +202,7 @@ def levels_lab() -> NDArray[np.float32]:
     """(32768, 3) read-only: L*a*b* (relative to the canvas) of every LUT entry's colour."""
     q = (np.arange(32, dtype=np.float32) * 8 + 4).astype(np.float32)
     b, g, r = np.meshgrid(q, q, q, indexing="ij")
-    lab = _lab_of_levels(np.stack([b.ravel(), g.ravel(), r.ravel()], 1))
+    lab = lab_of_levels(np.stack([b.ravel(), g.ravel(), r.ravel()], 1))
     lab.setflags(write=False)
     return lab
 
