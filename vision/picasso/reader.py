@@ -7,7 +7,8 @@ Stateless per frame (the tracker keeps time). The steps, each in its own module:
    by the colour table where the pixel model (``pixel_model``) confirms it, else by the model;
 3. ``occlusion.wide_wood``: skin-coloured patches too wide for sticks are set aside;
 4. ``cord``: the string among the dark pixels;
-5. ``sticks``: the smallest set of stick rectangles explaining the wood;
+5. ``sticks``: the smallest set of stick rectangles explaining the wood (``stick_colour``:
+   a "stick" of the string's colour, not the wood's, is the string);
 6. ``shapes``: colour patches named by outline (and the ONNX model, ``shape_model``);
 7. ``occlusion.find_occluders``: what nothing explains and is more than a speck.
 """
