@@ -125,3 +125,15 @@ def test_nothing_without_enough_sticks_or_a_cord() -> None:
     img, cord, fits = _scene(BLUE_BGR, BLUE_BGR)
     assert sc.string_coloured(fits, img, np.zeros_like(cord), S, 8.0) == []
     assert sc.string_coloured([], img, cord, S, 8.0) == []
+
+
+def test_sticks_beyond_the_picture_or_of_no_length_are_no_trouble() -> None:
+    """A fit reaching past the canvas's edge, one wholly outside it and one of no length
+    are measured on what of them lies in the picture, or not at all."""
+    img, cord, fits = _scene(BLUE_BGR, BLUE_BGR)
+    odd = [
+        StickFit("short_stick", (-30.0, 10.0), (20.0, 10.0), 50.0),
+        StickFit("short_stick", (400.0, 400.0), (450.0, 400.0), 50.0),
+        StickFit("short_stick", (100.0, 100.0), (100.0, 100.0), 0.0),
+    ]
+    assert sc.string_coloured(odd + fits, img, cord, S, 8.0) == [len(odd) + len(fits) - 1]
