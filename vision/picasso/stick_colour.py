@@ -9,11 +9,11 @@ to it. Its geometry is a stick's; its colour is not: the sticks of a kit share o
 So each stick's own pixels (inside its rectangle, in no other stick's, not the string's) are
 measured, and the board's wood colour is the median of the sticks' colours. A stick is the
 string's when its colour is far from the wood's and much nearer the string's (measured on
-the string's pixels away from the sticks). The distance is the reader's
-(``segment``: the a*b* plane, lightness counted a quarter). Nothing is done when the string
-and the wood look alike (a jute cord and light wood), when fewer than ``MIN_STICKS`` sticks
-agree on a wood colour, or on too few pixels; nor when the string or the stick measures
-nearly the canvas's colour (``FROM_CANVAS``).
+the string's pixels away from the sticks). The distance is the colour table's
+(``segment.table_distance``: the a*b* plane, lightness counted a quarter). Nothing is done
+when the string and the wood look alike (a jute cord and light wood), when fewer than
+``MIN_STICKS`` sticks agree on a wood colour, or on too few pixels; nor when the string or
+the stick measures nearly the canvas's colour (``FROM_CANVAS``).
 """
 
 from __future__ import annotations
@@ -45,20 +45,14 @@ FROM_CANVAS = 10.0
 CANVAS_LAB = np.array([100.0, 0.0, 0.0])
 
 
-def _distance(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
-    """The reader's colour distance: the a*b* plane, lightness counted a quarter."""
-    d = np.asarray(a, np.float64) - np.asarray(b, np.float64)
-    return float(np.hypot(np.hypot(d[1], d[2]), 0.25 * d[0]))
-
-
 Box = tuple[slice, slice]
 
 
-def _colour(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
+def _colour(levels: NDArray[np.uint8]) -> NDArray[np.float64]:
     """The L*a*b* (relative to the canvas) of the median level of each channel of (N, 3)
     pixels of the normalised picture."""
     level = np.median(levels, axis=0).astype(np.float32)[None]
-    return np.asarray(seg.lab_of_levels(level)[0], np.float32)
+    return np.asarray(seg.lab_of_levels(level)[0], np.float64)
 
 
 def _rectangles(
@@ -114,9 +108,9 @@ def string_coloured(
     if 4 * int(np.count_nonzero(string_px)) < MIN_STRING_PX:
         return []
     string = _colour(normalised[::2, ::2][string_px])
-    if _distance(string, CANVAS_LAB) < FROM_CANVAS:
+    if seg.table_distance(string, CANVAS_LAB) < FROM_CANVAS:
         return []
-    colours: list[NDArray[np.float32] | None] = []
+    colours: list[NDArray[np.float64] | None] = []
     for box, m in rects:
         own = (m > 0) & (cover[box] == 1) & (cord_mask[box] == 0)
         if int(np.count_nonzero(own)) < MIN_OWN_PX:
@@ -127,15 +121,15 @@ def string_coloured(
     if len(measured) < MIN_STICKS:
         return []
     wood = np.median(np.stack(measured), axis=0)
-    near_wood = sum(1 for c in measured if _distance(c, wood) <= FAR_FROM_WOOD)
+    near_wood = sum(1 for c in measured if seg.table_distance(c, wood) <= FAR_FROM_WOOD)
     if near_wood < MIN_STICKS:
         return []
     out = []
     for i, c in enumerate(colours):
         if c is None:
             continue
-        to_wood, to_string = _distance(c, wood), _distance(c, string)
-        pale = _distance(c, CANVAS_LAB) < FROM_CANVAS
+        to_wood, to_string = seg.table_distance(c, wood), seg.table_distance(c, string)
+        pale = seg.table_distance(c, CANVAS_LAB) < FROM_CANVAS
         if to_wood > FAR_FROM_WOOD and NEARER * to_string < to_wood and not pale:
             out.append(i)
     return out
