@@ -238,6 +238,7 @@ def identify_frame(
         if table:  # a picture on no table has no card edges to snap to
             readings, supports = _snap_fits(readings, grads())
             readings = _settled_by_picture(readings, grey, deck, grads(), supports)
+            readings = placing.placed_by_correlation(readings, bgr, grey, deck)
             if precise:  # its outline search costs 4-6 ms a frame: for photos, not video
                 readings = placing.placed_by_outlines(readings, bgr, grey, grads(), regions(), deck)
             else:  # a small card's perspective is slight: its outline's is the fits' noise
@@ -475,26 +476,14 @@ def _share_in_frame(corners: NDArray[np.floating], shape: tuple[int, ...]) -> fl
 
 #: A card named by its picture whose outline's weakest side lies on an edge of less than this
 #: support (:func:`vision.identify.quads.refine_quads`' measure, 0-1) is placed again by its
-#: picture's correlation with the frame (:func:`_settled_by_picture`), which may move a
-#: corner by up to SETTLE_MOVE of the card's size a round; the new place is kept only where
-#: its sides lie on stronger edges, the weakest and on average. Features scenes of seed 0 (60
-#: normal, 60 hard; development): readings more than 10% of the card's height off went hard
-#: 17 -> 10 and normal 10 -> 9 at 0.6, 8 and 8 at 0.7, 8 and 7 at 0.8; on the 12-card speed
-#: frames the step then costs about 1.6, 7.5 and 10 ms a frame (median): 0.6 keeps reading
-#: by pictures within its 60 ms.
+#: picture's correlation with the frame (:func:`_settled_by_picture`,
+#: :func:`vision.identify.placing.correlated`); the new place is kept only where its sides
+#: lie on stronger edges, the weakest and on average. Features scenes of seed 0 (60 normal,
+#: 60 hard; development): readings more than 10% of the card's height off went hard 17 -> 10
+#: and normal 10 -> 9 at 0.6, 8 and 8 at 0.7, 8 and 7 at 0.8; on the 12-card speed frames
+#: the step then costs about 1.6, 7.5 and 10 ms a frame (median): 0.6 keeps reading by
+#: pictures within its 60 ms.
 SETTLE_SUPPORT = 0.6
-SETTLE_MOVE = 0.3
-#: Rounds of the correlation, each from where the last one left off while the last moved a
-#: corner SETTLE_AGAIN of the card's size or more (its few iterations a level stop short of a
-#: far side 11% off: on a rendered card, one round left it 7% off, two 0.6%).
-SETTLE_ROUNDS = 2
-SETTLE_AGAIN = 0.02
-#: The correlation's finer level draws the reference SETTLE_FINE times the card's length in
-#: the frame (at most 256 px, in steps of SETTLE_LEVEL_STEP px), the coarser half that: drawn
-#: at 256 px (``local.ECC_LEVELS``, made for photos), a round cost 3.5 ms against 1.9 ms, for
-#: 9 against 8 misplaced (hard) at 0.8.
-SETTLE_LEVEL_STEP = 16
-SETTLE_FINE = 1.5
 
 
 def _settled_by_picture(
@@ -503,7 +492,7 @@ def _settled_by_picture(
 ) -> list[_Candidate]:  # fmt: skip
     """``readings`` with the outline of each card named by its picture (method features) whose
     weakest side is not on an edge (:data:`SETTLE_SUPPORT`) placed again by the correlation
-    of its reference picture with the frame (:func:`vision.identify.local.refine_ecc`, from
+    of its reference picture with the frame (:func:`vision.identify.placing.correlated`, from
     the outline), when that puts its sides on stronger edges. A keypoint fit on a few
     keypoints of a card, a fully visible, sharp card among them, can put its far side a
     quarter of its height off, beyond the reach of snapping to its edges. ``supports``: the
@@ -524,42 +513,15 @@ def _settled_by_picture(
         if float(before.min()) >= SETTLE_SUPPORT or r.card not in deck.ids:
             out.append(r)
             continue
-        i = deck.ids.index(r.card)
-        ref = deck.reference_grey(i)
-        if ref is None:
+        moved = placing.correlated(grey, deck, deck.ids.index(r.card), q[0])
+        if moved is None:
             out.append(r)
             continue
-        outline = deck.outline(i).astype(np.float32)
-        start = cv2.getPerspectiveTransform(outline, q[0].astype(np.float32))
-        refined, moved = start, q
-        size = _long_side(q[0])
-        levels = _settle_levels(size)
-        for _ in range(SETTLE_ROUNDS):  # from where the last round left off, while it moves
-            again = local.refine_ecc(ref, grey, refined, SETTLE_MOVE, levels)
-            if again is refined:
-                break
-            step = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), again).reshape(1, 4, 2)
-            refined, far = again, float(np.abs(step - moved).max()) / size
-            moved = step
-            if far < SETTLE_AGAIN:
-                break
-        if refined is start:
-            out.append(r)
-            continue
-        _, after = quads.refine_quads(gx, gy, moved, 0.0, 16, 1)
+        _, after = quads.refine_quads(gx, gy, moved.reshape(1, 4, 2), 0.0, 16, 1)
         if _on_stronger_edges(after, before):
-            r = replace(r, corners=moved[0])
+            r = replace(r, corners=moved)
         out.append(r)
     return out
-
-
-def _settle_levels(long_side: float) -> tuple[tuple[int, int], ...]:
-    """The correlation's levels for a card ``long_side`` px long in the frame: half its size
-    (10 iterations), then its size (3), in steps of :data:`SETTLE_LEVEL_STEP` px (the reference
-    drawn finer than the frame shows the card only costs time)."""
-    step = SETTLE_LEVEL_STEP
-    fine = int(min(256, max(2 * step, step * round(SETTLE_FINE * long_side / step))))
-    return ((max(step, fine // 2), 10), (fine, 3))
 
 
 def _by_keypoints(grey: NDArray[np.uint8], deck: ReferenceDeck, precise: bool) -> list[_Candidate]:
