@@ -249,13 +249,10 @@ class ReferenceDeck:
         """Card ``index``'s stored reference image in grey (H, W) uint8 (read-only: shared
         between calls), or None when the deck keeps no images."""
         if index not in self._grey:  # made once: a batch of photos refines on it each time
-            if self.images is not None:
-                img = cv2.cvtColor(self.images[index], cv2.COLOR_BGR2GRAY)
-            elif self.folder is not None:
-                path = str(self.folder / "images" / f"{index:04d}.png")
-                img = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
-            else:
-                img = None
+            # Converted as the deck's images are when it is built (imread's own grey rounds a
+            # level apart here and there: an opened deck would place cards a little apart).
+            colour = self.image(index)
+            img = None if colour is None else cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
             if img is not None:
                 img = np.asarray(img, np.uint8)
                 img.setflags(write=False)
