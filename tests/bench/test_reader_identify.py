@@ -73,6 +73,8 @@ def test_a_right_id_placed_off_its_card_is_counted_misplaced() -> None:
         s = score_frame(FrameCards((reading,), (), (1280, 720), ()), truth, "", False)
         assert s["right"] == 1 and s["misplaced"] == int(off)
         assert s["wrong"] == 0
+        # The reliability table counts it right, and placed only when it is.
+        assert s["said"] == [(0.99, True, not off)]
 
 
 def test_reliability_bins_readings_by_confidence() -> None:
@@ -96,8 +98,21 @@ def test_reliability_table_sums_the_runs() -> None:
         {"reliability": reliability([(0.9995, True)])},
     ]
     rows = [ln for ln in reliability_markdown(runs) if ln.startswith("| 0")]
-    assert rows[0] == "| 0 to 0.9 | 1 | 0 | 0.00% | 0.5000 |"
-    assert rows[3] == "| 0.999 to 1 | 2 | 2 | 100.00% | 0.9998 |"
+    assert rows[0] == "| 0 to 0.9 | 1 | 0 | 0.00% | 0 | 0.00% | 0.5000 |"
+    assert rows[3] == "| 0.999 to 1 | 2 | 2 | 100.00% | 2 | 100.00% | 0.9998 |"
+
+
+def test_reliability_counts_a_right_id_placed_off_its_card_right_but_not_placed() -> None:
+    """Issue 26: wrong ids stay at 0, and that includes placement: the reliability table says
+    how many readings of each confidence were also placed on their cards."""
+    from pictable.bench.readers.identify import reliability, reliability_markdown
+
+    said = [(0.995, True, True), (0.995, True, False), (0.995, False, False), (0.5, True)]
+    bins = {(b["from"], b["to"]): b for b in reliability(said)}
+    assert (bins[(0.99, 0.999)]["right"], bins[(0.99, 0.999)]["placed"]) == (2, 1)
+    assert (bins[(0.0, 0.9)]["right"], bins[(0.0, 0.9)]["placed"]) == (1, 1)  # (old form)
+    rows = [ln for ln in reliability_markdown([{"reliability": reliability(said)}])]
+    assert "| 0.99 to 0.999 | 3 | 2 | 66.67% | 1 | 33.33% | 0.9950 |" in rows
 
 
 def test_a_run_under_looks_says_which_and_counts_by_look() -> None:

@@ -158,5 +158,9 @@ def test_report_has_the_shape_pictable_bench_reads(
     assert "second drawer, wide" not in figures  # the wide looks are the project's camera's
     assert "| project | held | table |" in r["markdown"]
     assert "| project | wide |" in r["markdown"]
+    # issue 26: readings given 0.99 are right (and placed) 99 times in 100
+    sure = next(s for s in r["summary"] if s["figure"].startswith("readings given 0.99"))
+    assert "right and placed" in sure["figure"] and sure["met"] in (True, False)
+    assert "| right and placed |" in r["markdown"]
     with pytest.raises(ValueError, match="profile"):
         report("everything")

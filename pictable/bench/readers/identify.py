@@ -125,7 +125,8 @@ def score_frame(
     used: set[int] = set()
     right = wrong = misplaced = 0
     mistakes: list[str] = []
-    said: list[tuple[float, bool]] = []  # (confidence, id right) of every reading
+    # (confidence, id right, id right and placed on its card) of every reading
+    said: list[tuple[float, bool, bool]] = []
     for r in result.cards:
         centre = r.corners_px.mean(axis=0)
         best, best_d = None, np.inf
@@ -136,13 +137,16 @@ def score_frame(
                 best, best_d = i, d
         if best is None:
             wrong += 1
-            said.append((float(r.confidence), False))
+            said.append((float(r.confidence), False, False))
             mistakes.append(f"{r.card} where there is no card ({r.method}, {r.confidence:.2f})")
             continue
         used.add(best)
         t = cards[best]
         ok = not (r.card != t.card_id or (check_face and r.side != t.face))
-        said.append((float(r.confidence), ok))
+        # (Placement is judged on the cards judged right: VISIBLE_MIN of them in view.)
+        judged = t.visible_fraction >= VISIBLE_MIN
+        placed = ok and not (judged and placement_error(r.corners_px, t.corners_px) > PLACE_MAX)
+        said.append((float(r.confidence), ok, placed))
         if not ok:
             wrong += 1
             mistakes.append(
@@ -277,7 +281,7 @@ def bench_identify(
     mistakes: dict[int, list[str]] = {}
     missed: dict[int, list[str]] = {}
     times: list[float] = []
-    said: list[tuple[float, bool]] = []
+    said: list[tuple[float, bool, bool]] = []
     by_look: dict[str, dict[str, list[int]]] = {}
     if looks not in LOOKS:
         raise ValueError(f"unknown looks {looks!r}; expected one of {list(LOOKS)}")
@@ -641,6 +645,9 @@ LOOK_BARS: dict[tuple[str, str], float] = {
 RIGHT_MIN = 0.995
 WRONG_MAX = 0.001
 FOREIGN_UNNAMED_MIN = 0.99
+#: Issue 26: readings given this confidence or more are right (and placed on their cards) at
+#: least this share of the time.
+SURE_FROM = 0.99
 CODES_MS_MAX = 25.0
 FEATURES_MS_MAX = 60.0
 LARGE_DECK_RATIO_MAX = 2.0
@@ -805,6 +812,21 @@ def report(
                 "value": f"{_pct(misplaced / right)} ({misplaced}/{right})",
                 "target": "0 (issue 26)",
                 "met": misplaced == 0,
+            }
+        )
+    sure = [b for r in runs for b in r.get("reliability") or [] if b["from"] >= SURE_FROM]
+    n_sure = sum(b["readings"] for b in sure)
+    if n_sure:
+        right_sure = sum(b["right"] for b in sure)
+        placed_sure = sum(b.get("placed", b["right"]) for b in sure)
+        summary.append(
+            {
+                "figure": f"readings given {SURE_FROM:g} or more, every run: right / right and "
+                "placed on the card",
+                "value": f"{_pct(right_sure / n_sure)} / {_pct(placed_sure / n_sure)} "
+                f"({right_sure} / {placed_sure} of {n_sure})",
+                "target": f">= {_pct(SURE_FROM)} each (issue 26)",
+                "met": bool(placed_sure >= SURE_FROM * n_sure),
             }
         )
     codes_ms = speed["codes"]["cpu_ms"][0]

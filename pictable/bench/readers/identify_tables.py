@@ -5,6 +5,7 @@ looks, issue 26, part 7)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -27,19 +28,25 @@ def _pct(x: float) -> str:
 CONFIDENCE_BINS = (0.0, 0.9, 0.99, 0.999, 1.0 + 1e-9)
 
 
-def reliability(said: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+def reliability(
+    said: Sequence[tuple[float, bool] | tuple[float, bool, bool]],
+) -> list[dict[str, Any]]:
     """Readings by confidence bin (``CONFIDENCE_BINS``): for each, how many readings, how
-    many named the card right (id and, with codes, face), and their mean confidence."""
+    many named the card right (id and, with codes, face), how many of those were also placed
+    on it (``placed``: every corner within ``PLACE_MAX`` of the card's height of its own; a
+    reading given as (confidence, right) counts as placed when right), and their mean
+    confidence."""
     out = []
     for lo, hi in pairwise(CONFIDENCE_BINS):
-        inside = [(c, ok) for c, ok in said if lo <= c < hi]
+        inside = [(s[0], s[1], s[2] if len(s) > 2 else s[1]) for s in said if lo <= s[0] < hi]
         out.append(
             {
                 "from": lo,
                 "to": min(hi, 1.0),
                 "readings": len(inside),
-                "right": sum(ok for _, ok in inside),
-                "mean_confidence": float(np.mean([c for c, _ in inside])) if inside else None,
+                "right": sum(ok for _, ok, _ in inside),
+                "placed": sum(placed for _, _, placed in inside),
+                "mean_confidence": float(np.mean([c for c, _, _ in inside])) if inside else None,
             }
         )
     return out
@@ -82,17 +89,24 @@ def reliability_markdown(runs: list[dict[str, Any]]) -> list[str]:
         for k, b in enumerate(r.get("reliability") or []):
             bins[k]["readings"] += b["readings"]
             bins[k]["right"] += b["right"]
+            bins[k]["placed"] += b.get("placed", b["right"])
             bins[k]["sum"] += (b["mean_confidence"] or 0.0) * b["readings"]
     lines = [
         "Reliability: every reading of the runs above, by its confidence (right: the id, and "
-        "with codes the face, is the card's at that place).",
+        "with codes the face, is the card's at that place; placed too: and every corner lies "
+        "within 10% of the card's height of its own, on cards at least 60% in view).",
         "",
-        "| confidence | readings | right | share right | mean confidence |",
-        "|---|---|---|---|---|",
+        "| confidence | readings | right | share right | right and placed | share "
+        "| mean confidence |",
+        "|---|---|---|---|---|---|---|",
     ]
     for b in bins:
         n = b["readings"]
         share = f"{b['right'] / n:.2%}" if n else "-"
+        placed = f"{b['placed'] / n:.2%}" if n else "-"
         mean = f"{b['sum'] / n:.4f}" if n else "-"
-        lines.append(f"| {b['from']:g} to {b['to']:g} | {n} | {b['right']} | {share} | {mean} |")
+        lines.append(
+            f"| {b['from']:g} to {b['to']:g} | {n} | {b['right']} | {share} | {b['placed']} "
+            f"| {placed} | {mean} |"
+        )
     return lines
