@@ -13,17 +13,8 @@ from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from vision.identify import placing
 from vision.identify.candidates import _Candidate
 from vision.identify.deck import open_deck
-from vision.identify.identify import identify_frame
-from vision.identify.scenes import make_scene, scene_seed
-from vision.kit import render_face
 
-
-def _placement(index: int, card: str) -> float:
-    frame, truth = make_scene("features", "normal", scene_seed(0, index), None)
-    read = identify_frame(frame, open_deck("pickpic"), codes=None)
-    reading = next(r for r in read.cards if r.card == card)
-    true = next(t for t in truth.cards if t.card_id == card)
-    return placement_error(reading.corners_px, true.corners_px)
+from .one_card import card_on_a_table, placement_by_pictures
 
 
 @pytest.mark.parametrize(("index", "card"), [(18, "pickpic-034"), (75, "pickpic-046")])
@@ -34,24 +25,9 @@ def test_a_card_placed_on_strong_edges_but_off_is_placed_on_its_card(
     placed turned, a corner 21% of its height off, and pickpic-046 (scene 75) on its
     picture's inner frame, 19% off; every side on an edge. They now lie on their cards;
     without the step they do not."""
-    assert _placement(index, card) <= PLACE_MAX
+    assert placement_by_pictures(index, card) <= PLACE_MAX
     monkeypatch.setattr(placing, "AGREE_CHECK_BELOW", 0.0)
-    assert _placement(index, card) > PLACE_MAX
-
-
-def _card_on_a_table() -> tuple[np.ndarray, np.ndarray]:
-    """pickpic-049's front, about 110 px high, turned a little on a plain grey table (BGR
-    frame), and its corners (4, 2) as printed."""
-    face = render_face("pickpic-049", "front", 8.0)
-    h, w = face.shape[:2]
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    dst = np.array([[200, 100], [276, 112], [262, 220], [186, 208]], np.float32)
-    homography = cv2.getPerspectiveTransform(src, dst)
-    frame = np.full((360, 480, 3), (70, 90, 110), np.uint8)
-    warped = cv2.warpPerspective(face, homography, (480, 360), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), homography, (480, 360))
-    frame[mask > 127] = warped[mask > 127]
-    return frame, dst.astype(np.float64)
+    assert placement_by_pictures(index, card) > PLACE_MAX
 
 
 def _reading(corners: np.ndarray, method: str = "features") -> _Candidate:
@@ -74,7 +50,7 @@ def _read(readings: list[_Candidate], bgr: np.ndarray) -> list[_Candidate]:
 def test_a_card_placed_turned_is_placed_on_its_outline(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    bgr, true = _card_on_a_table()
+    bgr, true = card_on_a_table()
     turned = _turned(true, 12.0)  # a fit turned: a corner 13% of the height off
     assert placement_error(turned, true) > PLACE_MAX
     (moved,) = _read([_reading(turned)], bgr)
@@ -87,7 +63,7 @@ def test_a_card_placed_turned_is_placed_on_its_outline(
 
 
 def test_readings_by_codes_and_places_the_picture_agrees_less_with_are_left() -> None:
-    bgr, true = _card_on_a_table()
+    bgr, true = card_on_a_table()
     turned = _turned(true, 12.0)
     coded = _reading(turned, "code")
     assert _read([coded], bgr) == [coded]
@@ -97,7 +73,7 @@ def test_readings_by_codes_and_places_the_picture_agrees_less_with_are_left() ->
 
 
 def test_a_correlation_that_agrees_less_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
-    bgr, true = _card_on_a_table()
+    bgr, true = card_on_a_table()
     turned = _turned(true, 12.0)
     upside = np.roll(true, 1, axis=0)  # on its card, but turned a quarter: its picture agrees less
     monkeypatch.setattr(placing, "correlated", lambda *a: upside)
@@ -106,7 +82,7 @@ def test_a_correlation_that_agrees_less_is_not_taken(monkeypatch: pytest.MonkeyP
 
 
 def test_no_reading_and_a_frame_of_bare_table_are_no_trouble() -> None:
-    bgr, true = _card_on_a_table()
+    bgr, true = card_on_a_table()
     assert _read([], bgr) == []
     bare = np.full_like(bgr, 90)
     (kept,) = _read([_reading(true)], bare)  # the correlation finds nothing to move to

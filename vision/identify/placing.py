@@ -66,13 +66,10 @@ def placed_by_outlines(
     ``deck``) placed again on an outline of its own where its picture agrees better there
     (see the module docstring). ``regions``: :func:`vision.identify.quads.silhouettes` of
     ``grey``."""
-    index = {card: i for i, card in enumerate(deck.ids)}
-    mine = [k for k, r in enumerate(readings) if r.method == "features" and r.card in index]
-    if not mine:
+    pictured = _by_pictures(readings, bgr, deck)
+    if pictured is None:
         return readings
-    cards = np.array([index[readings[k].card] for k in mine])
-    placed = np.stack([np.asarray(readings[k].corners, np.float64) for k in mine])
-    agree = agreements(bgr, deck, cards, placed)
+    mine, cards, placed, agree = pictured
     check = np.flatnonzero(agree < CHECK_BELOW)
     if not len(check):
         return readings
@@ -235,13 +232,10 @@ def placed_by_correlation(
     whose picture agrees less than :data:`AGREE_CHECK_BELOW` with its reference where it is
     placed (:func:`agreements`) placed again by its picture's correlation
     (:func:`correlated`), where the picture agrees at least :data:`AGREE_GAIN` more."""
-    index = {card: i for i, card in enumerate(deck.ids)}
-    mine = [k for k, r in enumerate(readings) if r.method == "features" and r.card in index]
-    if not mine:
+    pictured = _by_pictures(readings, bgr, deck)
+    if pictured is None:
         return readings
-    cards = np.array([index[readings[k].card] for k in mine])
-    placed = np.stack([np.asarray(readings[k].corners, np.float64) for k in mine])
-    agree = agreements(bgr, deck, cards, placed)
+    mine, cards, placed, agree = pictured
     out = list(readings)
     for j in np.flatnonzero(agree < AGREE_CHECK_BELOW):
         moved = correlated(grey, deck, int(cards[j]), placed[j])
@@ -251,6 +245,21 @@ def placed_by_correlation(
         if there >= agree[j] + AGREE_GAIN:
             out[mine[j]] = replace(readings[mine[j]], corners=moved)
     return out
+
+
+def _by_pictures(
+    readings: list[_Candidate], bgr: NDArray[np.uint8], deck: ReferenceDeck
+) -> tuple[list[int], NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]] | None:
+    """The readings named by their pictures (method features, a card of ``deck``): their
+    indices in ``readings``, deck indices, (k, 4, 2) corners and pictures' agreement with
+    their references where they are placed (:func:`agreements`); None when there are none."""
+    index = {card: i for i, card in enumerate(deck.ids)}
+    mine = [k for k, r in enumerate(readings) if r.method == "features" and r.card in index]
+    if not mine:
+        return None
+    cards = np.array([index[readings[k].card] for k in mine])
+    placed = np.stack([np.asarray(readings[k].corners, np.float64) for k in mine])
+    return mine, cards, placed, agreements(bgr, deck, cards, placed)
 
 
 def agreements(
