@@ -167,8 +167,6 @@ def correlated(
     deck: ReferenceDeck,
     card: int,
     corners: NDArray[np.floating],
-    fine: float = SETTLE_FINE,
-    rounds: int = SETTLE_ROUNDS,
 ) -> NDArray[np.float64] | None:
     """The (4, 2) corners (as printed) of deck card ``card`` placed by the correlation of its
     reference picture with the grey frame (:func:`vision.identify.local.refine_ecc`), from
@@ -184,8 +182,8 @@ def correlated(
     start = cv2.getPerspectiveTransform(outline, q.astype(np.float32))
     refined, moved = start, q
     size = _long_side(q)
-    levels = settle_levels(size, fine)
-    for _ in range(rounds):  # from where the last round left off, while it moves
+    levels = settle_levels(size)
+    for _ in range(SETTLE_ROUNDS):  # from where the last round left off, while it moves
         again = local.refine_ecc(ref, grey, refined, SETTLE_MOVE, levels)
         if again is refined:
             break
@@ -197,13 +195,13 @@ def correlated(
     return None if refined is start else np.asarray(moved, np.float64)
 
 
-def settle_levels(long_side: float, fine: float = SETTLE_FINE) -> tuple[tuple[int, int], ...]:
+def settle_levels(long_side: float) -> tuple[tuple[int, int], ...]:
     """The correlation's levels for a card ``long_side`` px long in the frame: half its size
     (10 iterations), then its size (3), in steps of :data:`SETTLE_LEVEL_STEP` px (the reference
     drawn finer than the frame shows the card only costs time)."""
     step = SETTLE_LEVEL_STEP
-    size = int(min(256, max(2 * step, step * round(fine * long_side / step))))
-    return ((max(step, size // 2), 10), (size, 3))
+    fine = int(min(256, max(2 * step, step * round(SETTLE_FINE * long_side / step))))
+    return ((max(step, fine // 2), 10), (fine, 3))
 
 
 #: :func:`placed_by_correlation`: a card named by its picture that agrees less than this with

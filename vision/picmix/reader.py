@@ -186,7 +186,7 @@ def _verify_at(  # one scale of verify_frame
             f"{', '.join(sorted(elsewhere))}: seen where no card's code is read (among things "
             "like items beyond the player's cards: the table's print?)"
         ]
-    half = set()
+    half: set[str] = set()
     if verdict == "wrong" and not surely_extra and missing:
         half = _half_named(fi, obj, keep, deck) & set(missing)
     if half and half == set(missing):
@@ -386,12 +386,14 @@ def _half_named(
     """The items that a blob among the player's cards (``keep``; not the objective card's:
     none of its items, nor inside its outline when known), not surely named (no sighting of
     it visible), gives ``HALF_NAMED_MIN`` or more."""
-    sure = {id(b) for i, (s, b) in enumerate(fi.seen) if s.status == "visible" or i in obj.indices}
+    left_out = {
+        id(b) for i, (s, b) in enumerate(fi.seen) if s.status == "visible" or i in obj.indices
+    }
     quad = None if obj.quad_px is None else np.float32(obj.quad_px).reshape(-1, 1, 2)
     k = len(deck.items)
     out: set[str] = set()
     for blob, p in zip(fi.blobs.blobs, fi.blobs.scores.probs, strict=True):
-        if id(blob) in sure or (keep is not None and not keep(blob)):
+        if id(blob) in left_out or (keep is not None and not keep(blob)):
             continue
         if quad is not None and cv2.pointPolygonTest(quad, blob.centre_px, False) >= 0:
             continue
