@@ -21,7 +21,8 @@ import pytest
 
 from vision.picasso import BoardReading, read_board
 from vision.picasso import stick_proposals as sp
-from vision.picasso.dataset import render_board, scene_seed
+
+from .boards import board_without_hand
 
 #: (tier, run seed, board, looks): development boards the axis reads right.
 BOARDS = [("normal", 2, 85, "wide"), ("hard", 3, 13, "dev"), ("hard", 0, 70, None)]
@@ -29,10 +30,7 @@ BOARDS = [("normal", 2, 85, "wide"), ("hard", 3, 13, "dev"), ("hard", 0, 70, Non
 
 @pytest.fixture(scope="module", params=BOARDS, ids=lambda b: f"{b[0]}-{b[3]}-{b[1]}-{b[2]}")
 def board(request: pytest.FixtureRequest) -> tuple[np.ndarray, dict[str, int]]:
-    tier, seed, index, looks = request.param
-    frame, truth = render_board(tier, scene_seed(seed, index), looks=looks)
-    assert truth.board is not None and truth.board.canvas_hand_fraction == 0
-    return frame, dict(truth.board.counts)
+    return board_without_hand("project", *request.param)
 
 
 def test_a_stick_seen_in_part_in_a_heap_is_counted(

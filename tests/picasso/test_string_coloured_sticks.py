@@ -22,11 +22,11 @@ import cv2
 import numpy as np
 import pytest
 
-from pictable.bench.drawers.picasso_board import board_look, draw_board
 from vision.picasso import BoardReading, read_board, reader
 from vision.picasso import stick_colour as sc
-from vision.picasso.dataset import render_board, scene_seed
 from vision.picasso.sticks import StickFit
+
+from .boards import board_without_hand
 
 #: development boards: (renderer, tier, run seed, board, looks)
 BOARDS = [
@@ -38,14 +38,7 @@ BOARDS = [
 
 @pytest.fixture(scope="module", params=BOARDS, ids=lambda b: f"{b[0]}-{b[1]}-{b[4]}-{b[2]}-{b[3]}")
 def board(request: pytest.FixtureRequest) -> tuple[np.ndarray, dict[str, int]]:
-    who, tier, seed, index, looks = request.param
-    if who == "second":
-        b = draw_board(seed * 100_003 + index, look=board_look(seed * 100_003 + index, looks))
-        assert not b.hand
-        return b.frame, dict(b.counts)
-    frame, truth = render_board(tier, scene_seed(seed, index), looks=looks)
-    assert truth.board is not None and truth.board.canvas_hand_fraction == 0
-    return frame, dict(truth.board.counts)
+    return board_without_hand(*request.param)
 
 
 def test_a_stick_of_the_strings_colour_is_the_string(
