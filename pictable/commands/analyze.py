@@ -28,8 +28,9 @@ laid at a player's place). `pictable replay` scores the output.
 Board coordinates: millimetres from the canvas's top-left corner, x right, y down.
 Without --calibration the board is rectified with a plain homography (lens
 distortion not corrected, a warning says so). A board the camera sees too coarsely
-to count surely (under 0.7 pixels per millimetre) is still counted, with a "doubt"
-saying why (and a build asked about with --video): bring the camera closer.
+to count surely (under 0.7 pixels per millimetre), or with a stick that measures
+none of the kit's lengths, is still counted, with a "doubt" saying why (and a build
+asked about with --video).
 
 examples:
   pictable analyze picasso board.jpg --json

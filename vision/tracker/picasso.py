@@ -38,8 +38,8 @@ view draws and the resume after a restart. Every threshold is in seconds
   ``meta.ask`` so that the players confirm it: seen from a camera, a guess with no build
   is far more likely a missed build than an empty board.
 - **a build the reader doubts** (``BoardReading.doubt``: the camera sees the board too
-  coarsely to count sticks surely) is emitted marked ``meta.ask``: the players check the
-  pieces counted before it is scored.
+  coarsely to count sticks surely, or a stick measures none of the kit's lengths) is
+  emitted marked ``meta.ask``: the players check the pieces counted before it is scored.
 
 Seat zones, in order of preference: the seats of a calibration file (table millimetres,
 through play-area markers 0-3 when they are in view); seats laid out round the play area

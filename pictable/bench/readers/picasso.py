@@ -630,7 +630,10 @@ def report(profile: str) -> dict[str, Any]:
         "pixels per board millimetre the canvas was seen at (a stick is 8 mm wide: 5.6 px at "
         "0.7). Under `vision.picasso.reader.COARSE_PX_PER_MM` (0.7) the reading says its "
         "counts are in doubt (`doubt` in the JSON; the turn tracker's build then asks the "
-        'players to check it, `meta.ask`): the column "counted in doubt" above.',
+        'players to check it, `meta.ask`): the column "counted in doubt" above. It says so '
+        "too when a stick measures none of the kit's lengths (`reader.length_doubt`: more "
+        "than 0.2 in log ratio from each, under 41 or 61-82 mm for KIT.md's sticks; not a "
+        "stick found half under a shape).",
         "",
         *scale_lines(
             {
