@@ -331,10 +331,11 @@ def coarse_doubt(frame_px_per_mm: float, stick_width_mm: float) -> str | None:
 #: the counts in doubt (``length_doubt``): under 41 or over 61 mm and under 82 or over 122
 #: for KIT.md's 50 and 100 mm sticks. Such a stick is a short one seen in part, a long one
 #: partly hidden, or a stretch run on into a neighbour: the kind it is named may be wrong.
-#: On the 14 development sets (995 counted boards, 2026-12-06), boards with such a stick:
-#: 95, 54 of them wrong; 47% of the 116 wrong boards (normal tier 8 of 23, hard 46 of 93),
-#: and 41 of the 879 right ones (normal 17 of 675, hard 24 of 204). At 0.15: 126 boards, 62
-#: wrong; at 0.25: 71, 41 wrong.
+#: On the 14 development sets (``pictable.bench.readers.picasso_sets``; 979 counted boards,
+#: 118 wrong; 2026-12-06), with the coarse view's doubt: wrong boards not in doubt 97 -> 61
+#: (normal tier 23 -> 15, hard 74 -> 46), right boards in doubt 22 -> 54 (normal 0 -> 16 of
+#: 665, hard 22 -> 38 of 200). Without the shape's exception, boards with such a stick: at
+#: 0.2, 95 (54 wrong); at 0.15, 126 (62 wrong); at 0.25, 71 (41 wrong).
 ODD_LENGTH_LOG = 0.2
 
 
