@@ -334,7 +334,7 @@ def coarse_doubt(frame_px_per_mm: float, stick_width_mm: float) -> str | None:
 #: On the 14 development sets (``pictable.bench.readers.picasso_sets``; 979 counted boards,
 #: 118 wrong; 2026-12-06), with the coarse view's doubt: wrong boards not in doubt 97 -> 61
 #: (normal tier 23 -> 15, hard 74 -> 46), right boards in doubt 22 -> 54 (normal 0 -> 16 of
-#: 665, hard 22 -> 38 of 200). Without the shape's exception, boards with such a stick: at
+#: 665, hard 22 -> 38 of 196). Without the shape's exception, boards with such a stick: at
 #: 0.2, 95 (54 wrong); at 0.15, 126 (62 wrong); at 0.25, 71 (41 wrong).
 ODD_LENGTH_LOG = 0.2
 
