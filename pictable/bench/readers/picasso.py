@@ -633,7 +633,7 @@ def report(profile: str) -> dict[str, Any]:
         'players to check it, `meta.ask`): the column "counted in doubt" above. It says so '
         "too when a stick measures none of the kit's lengths (`reader.length_doubt`: more "
         "than 0.2 in log ratio from each, under 41 or 61-82 mm for KIT.md's sticks; not a "
-        "stick found half under a shape).",
+        "stick with an end at a shape).",
         "",
         *scale_lines(
             {
