@@ -16,6 +16,7 @@ Stateless per frame (the tracker keeps time). The steps, each in its own module:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -252,6 +253,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     if not cord.present and sg.model_logits is not None and occlusion is None:
         cord = _faint_string(cord, sg.model_logits, stick_fits, shape_solid, s, profile)
     string = Cord(round(cord.length_mm, 1), cord.points_mm) if cord.present else None
+    odd = None
+    if occlusion is None:  # (an occluded reading is asked about already)
+        odd = length_doubt(stick_fits, profile, lambda f: _end_at_shape(f, shape_solid, s))
     return BoardReading(
         sticks=sticks,
         shapes=tuple(shapes),
@@ -263,14 +267,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         canvas=view.canvas,
         px_per_mm=s,
         fit=view.fit,
-        doubt=_doubt(
-            coarse_doubt(frame_s, profile.stick_width_mm),
-            None
-            if occlusion is not None
-            else length_doubt(
-                [f for f in stick_fits if not _end_at_shape(f, shape_solid, s)], profile
-            ),
-        ),
+        doubt=_doubt(coarse_doubt(frame_s, profile.stick_width_mm), odd),
     )
 
 
@@ -359,15 +356,20 @@ def _end_at_shape(f: StickFit, shapes: NDArray[np.uint8], s: float) -> bool:
     return False
 
 
-def length_doubt(fits: list[StickFit], profile: KitProfile) -> str | None:
+def length_doubt(
+    fits: list[StickFit],
+    profile: KitProfile,
+    excused: Callable[[StickFit], bool] | None = None,
+) -> str | None:
     """Why the counts are in doubt when a stick of ``fits`` measures none of the kit's
-    lengths (``ODD_LENGTH_LOG``), else None. The reader leaves out sticks that end at a
-    shape (``END_AT_SHAPE_MM``)."""
+    lengths (``ODD_LENGTH_LOG``) and is not ``excused`` (asked of those sticks only; the
+    reader excuses sticks that end at a shape, ``END_AT_SHAPE_MM``), else None."""
     kinds = profile.sorted_sticks
     odd = [
         f
         for f in fits
         if min(abs(math.log(max(f.length_mm, 1.0) / k.length_mm)) for k in kinds) >= ODD_LENGTH_LOG
+        and (excused is None or not excused(f))
     ]
     if not odd:
         return None
