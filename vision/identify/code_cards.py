@@ -16,7 +16,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import appearance, blur_read, deblur, marker_pairs, outline_markers, quads
+from vision.identify import (
+    appearance,
+    blur_read,
+    codes,
+    deblur,
+    marker_pairs,
+    outline_markers,
+    quads,
+)
 from vision.identify.candidates import Thresholds, _area, _Candidate, _overlaps_any
 from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
 from vision.identify.verification import RIVAL_MARKER_MIN
@@ -271,6 +279,17 @@ def _by_codes(
     return out
 
 
+def _read_fiducials(
+    grey: NDArray[np.uint8], squares: NDArray[np.float32]
+) -> tuple[tuple[NDArray[np.float32], NDArray[np.intp]], NDArray[np.bool_]]:
+    """The markers of the kit that are on no card (``DICT_4X4_50``: the play area's, the
+    Picasso board's) among the dark ``squares`` (n, 4, 2), read bit for bit: ((k, 4, 2)
+    corners, (k,) ids), and which squares they are (n,) bool."""
+    found, read = codes._read_quads(grey, squares, codes._fiducial_lookup())
+    corners = np.array([c for _, c in found], np.float32).reshape(-1, 4, 2)
+    return (corners, np.array([m for m, _ in found], np.intp)), np.asarray(read, bool)
+
+
 def _read_codes(
     bgr: NDArray[np.uint8],
     grey: NDArray[np.uint8],
@@ -290,6 +309,12 @@ def _read_codes(
         squares.append(
             np.concatenate([np.asarray(marks, np.float32).reshape(-1, 4, 2), *unread[:1]])
         )
+    # The kit's markers that are no card's (the play area's, the Picasso board's) among the
+    # squares left unread: no card's marker to pair, and no card under their white pads.
+    fiducials: tuple[NDArray[np.float32], NDArray[np.intp]] | None = None
+    if unread and len(unread[0]):
+        fiducials, read_fid = _read_fiducials(grey, unread[0])
+        unread[0] = unread[0][~read_fid]
     cards = vote(sightings)
     # A card named by one marker: its other marker, where one of its two poses puts it, read
     # by its likeness to the marker (vision.identify.marker_pairs); the card is then placed
@@ -310,6 +335,7 @@ def _read_codes(
             lambda poses, faces: _face_agreement(bgr, poses, faces),
             lambda poses: _game_face_agreement(bgr, poses, game),
             unread[0] if unread else None,
+            fiducials,
         )
         if found:
             more += found

@@ -123,11 +123,19 @@ def _card_heights_at(
     cards are not the kit's (their size in mm is not known)."""
     if not deck.builtin or not len(deck) or not len(markers):
         return None
-    card_mm = max(geometry.face_size_wh_mm(deck.cards[0].id))
+    return heights_by_markers(markers, ids, max(geometry.face_size_wh_mm(deck.cards[0].id)))
+
+
+def heights_by_markers(
+    markers: NDArray[np.floating], ids: NDArray[np.integer], card_mm: float
+) -> NDArray[np.float64]:
+    """(k, 3) the height (px) of a card ``card_mm`` high at each of the table's ``markers``
+    ((k, 4, 2) frame pixels, ``ids`` (k,)) whose size is known (x, y, height: the marker's
+    mean side times the card's height over the marker's, both in mm)."""
     mm = {m: geometry.PLAY_AREA_MARKER_MM for m in geometry.PLAY_AREA_MARKER_IDS}
     mm.update({m: geometry.BOARD_MARKER_MM for m in geometry.BOARD_MARKER_IDS})
     rows = []
-    for corners, marker in zip(markers, ids.tolist(), strict=True):
+    for corners, marker in zip(np.asarray(markers, np.float64), ids.tolist(), strict=True):
         if marker in mm:
             side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
             rows.append([*corners.mean(axis=0), side * card_mm / mm[marker]])
