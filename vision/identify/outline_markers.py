@@ -26,12 +26,12 @@ heights, ``heights_at`` of :func:`~vision.identify.quads.find_outlines`): on the
 development sets 8 cards more than without, 0 wrong. The table's markers read among the
 squares no card's marker matched (the play area's 40 mm, the Picasso board's 30 mm) tell it
 too, and their white squares, card-sized silhouettes of no card, give no outline
-(``fiducials``): on a normal table, 8 of a frame's 8 to 22 outlines were theirs (each square
-both ways round), all read for nothing, and a lone card far from the others had its size
-told by those squares taken for cards. Hard tables of development sets: codes, the kit's
-look seed 0 573 -> 581 cards of 647, development looks seed 3 498 -> 502 of 596, codes and
-pictures seed 2 557 -> 561 of 621, the second drawer seed 2 251 -> 252 of 299; the normal
-tier seed 0 983 of 984 as before; 0 wrong throughout.
+(``fiducials``): on a normal table, 6 to 8 of a frame's 8 to 22 outlines were theirs (3 or 4
+markers in view, each square both ways round), all read for nothing, and a lone card far
+from the others had its size told by those squares taken for cards. Hard tables of
+development sets: codes, the kit's look seed 0 573 -> 581 cards of 647, development looks
+seed 3 498 -> 502 of 596, codes and pictures seed 2 557 -> 561 of 621, the second drawer
+seed 2 251 -> 252 of 299; the normal tier seed 0 983 of 984 as before; 0 wrong throughout.
 
 A best marker that leads narrowly (under :data:`MIN_LEAD`, but leads) names the card only
 where its picture is the likest of the game's faces (:data:`PICTURED_LEAD`). The card is
