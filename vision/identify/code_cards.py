@@ -16,17 +16,16 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import (
-    appearance,
-    blur_read,
-    codes,
-    deblur,
-    marker_pairs,
-    outline_markers,
-    quads,
-)
+from vision.identify import appearance, blur_read, deblur, marker_pairs, outline_markers, quads
 from vision.identify.candidates import Thresholds, _area, _Candidate, _overlaps_any
-from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
+from vision.identify.codes import (
+    CodeCard,
+    CodeReader,
+    face_geometry,
+    fiducials_among,
+    read_sightings,
+    vote,
+)
 from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry
 from vision.kit.codes import marker_id as face_marker_id
@@ -285,7 +284,7 @@ def _read_fiducials(
     """The markers of the kit that are on no card (``DICT_4X4_50``: the play area's, the
     Picasso board's) among the dark ``squares`` (n, 4, 2), read bit for bit: ((k, 4, 2)
     corners, (k,) ids), and which squares they are (n,) bool."""
-    found, read = codes._read_quads(grey, squares, codes._fiducial_lookup())
+    found, read = fiducials_among(grey, squares)
     corners = np.array([c for _, c in found], np.float32).reshape(-1, 4, 2)
     return (corners, np.array([m for m, _ in found], np.intp)), np.asarray(read, bool)
 
