@@ -549,16 +549,7 @@ def read_fiducials(
     ArUco order, the contour's, to about a pixel). The search of :func:`read_markers`
     without its corner refinement (these markers are larger than a card's: 6 cells of 3 px
     and more read from the contour's corners)."""
-    return fiducials_among(grey, marker_quads(grey, min_px, refine=False))[0]
-
-
-def fiducials_among(
-    grey: NDArray[np.uint8], quads: NDArray[np.float32]
-) -> tuple[list[tuple[int, NDArray[np.float32]]], NDArray[np.bool_]]:
-    """The kit's markers that are on no card among dark square candidates ``quads`` (n, 4,
-    2), read bit for bit: (marker id, (4, 2) float32 corners in ArUco order), and which
-    candidates they are (n,) bool."""
-    return _read_quads(grey, quads, _fiducial_lookup())
+    return _read_quads(grey, marker_quads(grey, min_px, refine=False), _fiducial_lookup())[0]
 
 
 def _read_quads(

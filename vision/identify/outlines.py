@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from vision.identify import appearance, quads
 from vision.identify.candidates import _long_side
-from vision.identify.codes import read_fiducials
+from vision.identify.codes import _fiducial_lookup, _read_quads, read_fiducials
 from vision.identify.deck import ReferenceDeck
 from vision.kit import geometry
 
@@ -112,6 +112,15 @@ def table_markers(grey: NDArray[np.uint8]) -> tuple[NDArray[np.float64], NDArray
     corners = np.stack([c for _, c in found]).astype(np.float64)
     ids = np.array([m for m, _ in found], np.intp)
     return (corners + 0.5) * factor - 0.5, ids
+
+
+def fiducials_among(
+    grey: NDArray[np.uint8], quads: NDArray[np.float32]
+) -> tuple[list[tuple[int, NDArray[np.float32]]], NDArray[np.bool_]]:
+    """The kit's markers that are on no card (as :func:`table_markers` reads them) among dark
+    square candidates ``quads`` (n, 4, 2), read bit for bit: (marker id, (4, 2) float32
+    corners in ArUco order), and which candidates they are (n,) bool."""
+    return _read_quads(grey, quads, _fiducial_lookup())
 
 
 def _card_heights_at(
