@@ -342,6 +342,13 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
             logits = pm.half_logits(norm, table)
             assert logits is not None  # (the model ran a moment ago)
             half = pm.argmax(logits)
+        elif grey_wood(norm, table[::2, ::2], half):
+            # the model again on the picture with the grey given the wood's colour (the
+            # table keeps its classes: the shadows stay grey, the sticks come from the model)
+            tinted = wood_tinted(norm, profile)
+            logits = pm.half_logits(tinted, classify(tinted, profile))
+            assert logits is not None
+            half = pm.argmax(logits)
     if half is not None and not table_trusted(table[::2, ::2], half):
         cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
@@ -380,6 +387,61 @@ PALE_WOOD_SHARE = 0.75
 PALE_WOOD_MIN_PX = 300
 
 
+def _unknown_sticks(
+    table_half: NDArray[np.uint8], half: NDArray[np.uint8]
+) -> NDArray[np.bool_] | None:
+    """The pixel model's sticks (``half``: its classes at half resolution) when there are
+    enough of them (``PALE_WOOD_MIN_PX``) and the colour table (``table_half``) calls most
+    of them canvas or shadow (``PALE_WOOD_SHARE``), else None."""
+    stick = half == pm.STICK
+    n = int(np.count_nonzero(stick))
+    if n < PALE_WOOD_MIN_PX:
+        return None
+    under = table_half[stick]
+    if np.count_nonzero((under == CANVAS) | (under == GREY)) < PALE_WOOD_SHARE * n:
+        return None
+    return stick
+
+
+def _sticks_lab(
+    norm: NDArray[np.uint8], half: NDArray[np.uint8], stick: NDArray[np.bool_]
+) -> tuple[float, float, float]:
+    """The median L*a*b* (relative to the canvas) of the model's sticks."""
+    lab = lab_of(norm[::2, ::2][: half.shape[0], : half.shape[1]], stick)
+    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
+    return big_l, a, b
+
+
+def grey_wood(
+    norm: NDArray[np.uint8], table_half: NDArray[np.uint8], half: NDArray[np.uint8]
+) -> bool:
+    """Whether the sticks are grey: the colour table calls most of what the pixel model
+    calls sticks canvas or shadow (as for ``pale_wood``) and they are neutral (grey-painted
+    sticks, or pale wood whose tint the canvas normalisation took away). The model, which
+    never saw grey sticks, then finds their shaded edges only."""
+    stick = _unknown_sticks(table_half, half)
+    if stick is None:
+        return False
+    _, a, b = _sticks_lab(norm, half, stick)
+    return math.hypot(a, b) < NEUTRAL_CHROMA
+
+
+def wood_tinted(norm: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
+    """``norm`` with its neutral pixels given the wood's chroma in proportion to how much
+    darker than the canvas they are (the canvas stays as it is; the wood's lightness or
+    darker gets all of it): grey sticks then look like the kit's wood to the pixel model,
+    which tells them from shadows and the string by their shape."""
+    lab = cv2.cvtColor(norm.astype(np.float32) * np.float32(1.0 / WHITE_LEVEL), cv2.COLOR_BGR2Lab)
+    big_l, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    wl, wa, wb = profile.wood_lab
+    share = np.clip((100.0 - big_l) / max(100.0 - wl, 5.0), 0.0, 1.0)
+    share[np.hypot(a, b) >= NEUTRAL_CHROMA] = 0.0
+    a += share * np.float32(wa)
+    b += share * np.float32(wb)
+    out = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * np.float32(WHITE_LEVEL)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
 def pale_wood(
     norm: NDArray[np.uint8],
     table_half: NDArray[np.uint8],
@@ -396,15 +458,10 @@ def pale_wood(
     to the table, too few, or grey (no colour to tell them from the canvas by).
     ``kit learn`` measures such wood from a photo of the kit; this is the same measurement
     made on the frame itself, for a reader without a learned profile."""
-    stick = half == pm.STICK
-    n = int(np.count_nonzero(stick))
-    if n < PALE_WOOD_MIN_PX:
+    stick = _unknown_sticks(table_half, half)
+    if stick is None:
         return None
-    under = table_half[stick]
-    if np.count_nonzero((under == CANVAS) | (under == GREY)) < PALE_WOOD_SHARE * n:
-        return None
-    lab = lab_of(norm[::2, ::2][: half.shape[0], : half.shape[1]], stick)
-    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
+    big_l, a, b = _sticks_lab(norm, half, stick)
     if math.hypot(a, b) < NEUTRAL_CHROMA:
         return None
     # (whole units: frames of one kit share their tables in the cache)
