@@ -209,6 +209,10 @@ JOIN_GAP_MM = 11.0
 #: string across a shape and the blurred rim along the stick leave some: 10% on a square
 #: cut by a painted stick, run seed 3 board 93 of the development looks).
 JOIN_MAX_CANVAS = 0.12
+#: ...counting only canvas wider than this (mm): a line of the canvas's class as thin as the
+#: string is the string across the shape (a white or pale one reads as canvas), no bare
+#: canvas between two shapes.
+JOIN_THIN_MM = 6.0
 
 
 def join_split(
@@ -243,9 +247,12 @@ def _join(
     x, y, w, h = cv2.boundingRect(hull)
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [hull - [x, y]], -1, 1, cv2.FILLED)
-    sub = labels[y : y + h, x : x + w]
     inside = m > 0
-    if float((sub[inside] == CANVAS_CODE).mean()) > JOIN_MAX_CANVAS:
+    bare = (labels[y : y + h, x : x + w] == CANVAS_CODE) & inside
+    k = 2 * round(0.5 * JOIN_THIN_MM * s) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_OPEN, disc)
+    if int(np.count_nonzero(bare)) > JOIN_MAX_CANVAS * int(np.count_nonzero(inside)):
         return None
     geom = measure(hull, s)
     _, d_joined = classify_geometry(geom, profile)
