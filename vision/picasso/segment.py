@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from vision.picasso import pixel_model as pm
 from vision.picasso.masks import half_contrast, patches, runs
+from vision.picasso.pale import grey_wood, pale_ink, pale_wood, wood_tinted
 from vision.picasso.profile import KitProfile, Lab
 from vision.picasso.roles import InkBars, assign_roles, colour_code, ink_bars, pale_bars
 
@@ -336,6 +337,8 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     half = pm.argmax(logits) if logits is not None else None
     if half is not None:
         pale = pale_wood(norm, table[::2, ::2], half, profile)
+        if pale is None:
+            pale = pale_ink(norm, table[::2, ::2], half, profile, px_per_mm)
         if pale is not None:  # the table again with the sticks' colour, and the model
             profile = pale
             table = classify(norm, profile, index)
@@ -372,100 +375,6 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
         labels, norm, px_per_mm, profile, tuple(profile.colours), codes, bars
     )
     return Segmentation(labels, norm, names, margins, "table", half, logits)
-
-
-#: The pixel model's sticks are pale wood that the colour table does not know when it
-#: calls at least ``PALE_WOOD_SHARE`` of their pixels canvas or shadow, over at least
-#: ``PALE_WOOD_MIN_PX`` pixels at half resolution (about 530 mm^2: two thirds of a short
-#: stick's face). Measured with the default profile: on 9 boards of light wood on a cream
-#: canvas under a warm light (our renderer's wide look 5, run seed 0 of the learn bench)
-#: 0.79-0.91 of them (0.42 and 0.24 on two more boards of that look); on the boards of the
-#: 14 development sets where a share of 0.5 took effect, 0.65 (two wide-look boards of
-#: cream canvases, both read worse for it). At 0.75 the 14 sets read board for board as
-#: without the step.
-PALE_WOOD_SHARE = 0.75
-PALE_WOOD_MIN_PX = 300
-
-
-def _unknown_sticks(
-    table_half: NDArray[np.uint8], half: NDArray[np.uint8]
-) -> NDArray[np.bool_] | None:
-    """The pixel model's sticks (``half``: its classes at half resolution) when there are
-    enough of them (``PALE_WOOD_MIN_PX``) and the colour table (``table_half``) calls most
-    of them canvas or shadow (``PALE_WOOD_SHARE``), else None."""
-    stick = half == pm.STICK
-    n = int(np.count_nonzero(stick))
-    if n < PALE_WOOD_MIN_PX:
-        return None
-    under = table_half[stick]
-    if np.count_nonzero((under == CANVAS) | (under == GREY)) < PALE_WOOD_SHARE * n:
-        return None
-    return stick
-
-
-def _sticks_lab(
-    norm: NDArray[np.uint8], half: NDArray[np.uint8], stick: NDArray[np.bool_]
-) -> tuple[float, float, float]:
-    """The median L*a*b* (relative to the canvas) of the model's sticks."""
-    lab = lab_of(norm[::2, ::2][: half.shape[0], : half.shape[1]], stick)
-    big_l, a, b = (float(v) for v in np.median(lab, axis=0))
-    return big_l, a, b
-
-
-def grey_wood(
-    norm: NDArray[np.uint8], table_half: NDArray[np.uint8], half: NDArray[np.uint8]
-) -> bool:
-    """Whether the sticks are grey: the colour table calls most of what the pixel model
-    calls sticks canvas or shadow (as for ``pale_wood``) and they are neutral (grey-painted
-    sticks, or pale wood whose tint the canvas normalisation took away). The model, which
-    never saw grey sticks, then finds their shaded edges only."""
-    stick = _unknown_sticks(table_half, half)
-    if stick is None:
-        return False
-    _, a, b = _sticks_lab(norm, half, stick)
-    return math.hypot(a, b) < NEUTRAL_CHROMA
-
-
-def wood_tinted(norm: NDArray[np.uint8], profile: KitProfile) -> NDArray[np.uint8]:
-    """``norm`` with its neutral pixels given the wood's chroma in proportion to how much
-    darker than the canvas they are (the canvas stays as it is; the wood's lightness or
-    darker gets all of it): grey sticks then look like the kit's wood to the pixel model,
-    which tells them from shadows and the string by their shape."""
-    lab = cv2.cvtColor(norm.astype(np.float32) * np.float32(1.0 / WHITE_LEVEL), cv2.COLOR_BGR2Lab)
-    big_l, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    wl, wa, wb = profile.wood_lab
-    share = np.clip((100.0 - big_l) / max(100.0 - wl, 5.0), 0.0, 1.0)
-    share[np.hypot(a, b) >= NEUTRAL_CHROMA] = 0.0
-    a += share * np.float32(wa)
-    b += share * np.float32(wb)
-    out = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * np.float32(WHITE_LEVEL)
-    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
-
-
-def pale_wood(
-    norm: NDArray[np.uint8],
-    table_half: NDArray[np.uint8],
-    half: NDArray[np.uint8],
-    profile: KitProfile,
-) -> KitProfile | None:
-    """``profile`` with the sticks' colour as this frame shows them (the median L*a*b* of
-    what the pixel model calls sticks, ``half``: its classes at half resolution), when the
-    colour table (``table_half``, at the same resolution) calls most of those pixels canvas
-    or shadow (``PALE_WOOD_SHARE``): light wood on a cream canvas under a warm light is
-    nearly neutral once the canvas is normalised, paler than the profile's wood by more than
-    the table's neutral band, and the table's wood plane, one of the model's inputs, then
-    marks other things (a green string) and not the sticks. None when the sticks are known
-    to the table, too few, or grey (no colour to tell them from the canvas by).
-    ``kit learn`` measures such wood from a photo of the kit; this is the same measurement
-    made on the frame itself, for a reader without a learned profile."""
-    stick = _unknown_sticks(table_half, half)
-    if stick is None:
-        return None
-    big_l, a, b = _sticks_lab(norm, half, stick)
-    if math.hypot(a, b) < NEUTRAL_CHROMA:
-        return None
-    # (whole units: frames of one kit share their tables in the cache)
-    return replace(profile, wood_lab=(float(round(big_l)), float(round(a)), float(round(b))))
 
 
 #: A bar (``roles.ink_bars``) the pixel model calls the string over at least this share of
