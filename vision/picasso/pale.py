@@ -99,6 +99,10 @@ PALE_INK_RIM_MM = 3.0
 #: ...nor ink of the hue of the wood (within this, degrees) and no more saturated: the
 #: blurred rim of the sticks on a coarse view.
 PALE_INK_HUE_DEG = 25.0
+#: A pixel of ``PALE_INK_CHROMA`` or more spreads its three channels by at least this many
+#: levels of the normalised picture (5 at the least, over the whole colour cube): the cheap
+#: first test of ``pale_ink``.
+PALE_INK_SPREAD = 4
 
 
 def pale_ink(
@@ -115,13 +119,30 @@ def pale_ink(
     is below the neutral band) and the model, which never saw such sticks, canvas too.
     Their colour then marks them in the table's wood plane, one of the model's inputs, and
     the model finds them by their shape, as for ``pale_wood``. None otherwise."""
-    small = norm[::2, ::2][: half.shape[0], : half.shape[1]]
-    lab = cv2.cvtColor(small.astype(np.float32) * np.float32(1.0 / WHITE_LEVEL), cv2.COLOR_BGR2Lab)
-    big_l, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    ink = (half == pm.CANVAS) & (chroma >= PALE_INK_CHROMA)
-    ink &= np.hypot(100.0 - big_l, chroma) > PALE_INK_DE
     s = 0.5 * px_per_mm
+    small = np.ascontiguousarray(norm[::2, ::2][: half.shape[0], : half.shape[1]])
+    stick = half == pm.STICK
+    n_stick = int(np.count_nonzero(stick))
+    # Most frames stop here: a chroma of 6 spreads the channels by 5 levels or more
+    # (measured over the whole colour cube), so fewer such pixels than the ink needs (and
+    # than the model's sticks) leave nothing to measure, and the L*a*b* conversion is made
+    # only for the pixels that may be ink.
+    b, g, r = cv2.split(small)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    maybe = (half == pm.CANVAS) & (spread >= PALE_INK_SPREAD)
+    need = max(PALE_INK_MIN_MM2 * s * s, n_stick)
+    if np.count_nonzero(maybe) < need:
+        return None
+    at = np.flatnonzero(maybe)
+    vals = lab_of(small, maybe)
+    chroma = np.hypot(vals[:, 1], vals[:, 2])
+    ok = (chroma >= PALE_INK_CHROMA) & (np.hypot(100.0 - vals[:, 0], chroma) > PALE_INK_DE)
+    if np.count_nonzero(ok) < need:  # (what follows only takes pixels away)
+        return None
+    ink = np.zeros(half.shape, bool)
+    ink.flat[at[ok]] = True
+    lab = np.zeros((*half.shape, 3), np.float32)
+    lab.reshape(-1, 3)[at] = vals
     # not the rim of a shape or of something else (a shape washed out by a glare, which the
     # model calls other)
     r = max(1, round(PALE_INK_RIM_MM * s))
@@ -146,8 +167,6 @@ def pale_ink(
     cut = np.unique(lab_ids[border & (mask > 0)])
     mask[np.isin(lab_ids, cut[cut > 0])] = 0
     n_ink = int(np.count_nonzero(mask))
-    stick = half == pm.STICK
-    n_stick = int(np.count_nonzero(stick))
     # ...and more of it than the model's sticks: the sticks are what the model missed, not
     # the pale rim, the glare or the blur round the sticks it found (the hard tier's
     # coarse views have such ink beside every heap)
@@ -160,7 +179,7 @@ def pale_ink(
     # those are the pale sticks themselves, seen in part).
     refs = [profile.wood_lab]
     if n_stick >= PALE_WOOD_MIN_PX and np.count_nonzero(table_half[stick] == WOOD) >= 0.5 * n_stick:
-        refs.append(tuple(float(v) for v in np.median(lab[stick], axis=0)))  # type: ignore[arg-type]
+        refs.append(tuple(float(v) for v in np.median(lab_of(small, stick), axis=0)))  # type: ignore[arg-type]
     if any(_toward(med, ref) for ref in refs):
         return None
     wood = tuple(float(round(float(v))) for v in med)
