@@ -183,3 +183,29 @@ def test_sticks_the_table_names_a_shape_colour_are_counted(index: int) -> None:
     reading = read_board(frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts == {k: int(board["counts"].get(k, 0)) for k in reading.counts}
+
+
+def test_the_table_is_not_trusted_when_one_colour_is_a_sticks() -> None:
+    """Red-brown sticks that the table calls red, among shapes of other colours: a small
+    share of all the shape-coloured pixels, but every red pixel is a stick's to the model
+    (``segment.PAINTED_MIN_PX``, colour by colour)."""
+    cls = np.zeros((100, 100), np.uint8)
+    table = np.zeros((100, 100), np.uint8)
+    cls[5:45, 5:45] = pm.SHAPE  # three true shapes, 1,600 px
+    table[5:45, 5:45] = seg.FIRST_COLOUR + 1
+    cls[60:70, 5:30] = pm.STICK  # a red-brown stick: 250 px of red
+    table[60:70, 5:30] = seg.FIRST_COLOUR
+    assert seg.PAINTED_SHARE * (1600 + 250) >= 250  # (not over the share of all colours)
+    assert not seg.table_trusted(table, cls)
+    table[60:70, 5:30] = seg.WOOD  # the table knows the wood: trusted
+    assert seg.table_trusted(table, cls)
+
+
+def test_red_brown_sticks_among_shapes_of_other_colours_are_counted() -> None:
+    from .boards import board_without_hand
+
+    frame, want = board_without_hand("project", "normal", 4, 18, "wide")
+    assert segmentation_of(frame).source == "model"
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading)
+    assert reading.counts == want

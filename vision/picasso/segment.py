@@ -782,6 +782,12 @@ ROLE_MIN_PX = 40
 #: the wide looks (run seed 1) whose yellow and orange-red sticks became shapes read 0.56
 #: and 0.36, and read right with the model's roles.
 PAINTED_SHARE = 0.25
+#: ...and, for one shape colour alone, at least this many of its pixels (half resolution:
+#: about 360 mm^2, most of a short stick's face). Measured on a board of red-brown sticks
+#: among a yellow, a blue and a green shape (wide looks, run seed 4, board 18): the red
+#: pixels 438, all called a stick, 20% of the shape-coloured pixels; the 14 development
+#: sets read board for board as without it.
+PAINTED_MIN_PX = 200
 
 
 def _role_counts(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> dict[str, tuple[int, int]]:
@@ -811,11 +817,20 @@ def table_trusted(table: NDArray[np.uint8], cls: NDArray[np.uint8]) -> bool:
     if _agreement(counts) < TABLE_TRUSTED:
         return False
     # Sticks whose colour the table takes for a shape's (honey or yellow wood, a painted
-    # stick): the table would make shapes of them.
+    # stick): the table would make shapes of them. Over all the shape colours, and colour
+    # by colour for a stick's worth of them (``PAINTED_MIN_PX``): with shapes of other
+    # colours on the board, red-brown sticks the table calls red were a small share of all
+    # the shape-coloured pixels.
     colour = table >= FIRST_COLOUR
     n = int(np.count_nonzero(colour))
-    if n >= ROLE_MIN_PX and np.count_nonzero(colour & (cls == pm.STICK)) > PAINTED_SHARE * n:
-        return False
+    if n >= ROLE_MIN_PX:
+        painted = colour & (cls == pm.STICK)
+        if np.count_nonzero(painted) > PAINTED_SHARE * n:
+            return False
+        every = np.bincount(table[colour], minlength=256)
+        stick = np.bincount(table[painted], minlength=256)
+        if ((stick >= PAINTED_MIN_PX) & (stick > PAINTED_SHARE * every)).any():
+            return False
     for role, least in ROLE_TRUSTED.items():
         n, same = counts[role]
         if n >= ROLE_MIN_PX and same < least * n:
