@@ -13,7 +13,9 @@ A kit that does not look like its profile (painted or dark sticks, a string of a
 pale wood on cream) defeats a colour table. So the pixel model (``pixel_model``, an ONNX
 network trained on boards of random looks) says what each pixel is by the pieces' geometry,
 the table's classes being one of its inputs; ``segment`` keeps the table where the model
-confirms it and takes the model's roles elsewhere.
+confirms it and takes the model's roles elsewhere. Sticks of a look neither knows (pale wood
+on cream, grey or pastel paint) are read again with a colour measured on the frame itself
+(``vision.picasso.pale``).
 """
 
 from __future__ import annotations
