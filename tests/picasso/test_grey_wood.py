@@ -2,8 +2,8 @@
 normalisation took away, are neutral and a little darker than the canvas. The colour table
 calls them canvas, and the pixel model, which never saw grey sticks, finds only their shaded
 edges. When the model's sticks are mostly what the table calls canvas or shadow and they are
-neutral (``segment.grey_wood``), the model reads the picture again with the neutral pixels
-given the wood's chroma in proportion to their darkness (``segment.wood_tinted``): the sticks
+neutral (``pale.grey_wood``), the model reads the picture again with the neutral pixels
+given the wood's chroma in proportion to their darkness (``pale.wood_tinted``): the sticks
 then look like the kit's wood, and the model tells them from shadows and the string by their
 shape.
 

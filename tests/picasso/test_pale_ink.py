@@ -3,7 +3,7 @@ nearly as light as a white or cream canvas. The colour table calls them canvas (
 chroma is inside its neutral band), and the pixel model, which never saw such sticks, calls
 their bodies canvas and their shaded edges the string: every stick of a board was missed,
 and nothing said the counts were in doubt. When both call canvas more pale coloured ink than
-the model finds sticks (``segment.pale_ink``: delta E 9 from the canvas, chroma 6, patches
+the model finds sticks (``pale.pale_ink``: delta E 9 from the canvas, chroma 6, patches
 wider than 4 mm, 300 mm^2 in all, not at the canvas's edge nor on the rim of a shape, and
 not a blend of the wood's own colour with the canvas), the wood's colour is measured on that
 ink and the frame read again with it, as ``pale_wood`` does with what the model calls

@@ -83,11 +83,14 @@ def _sticks_lab(
 #: least ``PALE_INK_DE`` (delta E) from the canvas with a chroma of at least
 #: ``PALE_INK_CHROMA`` (shadows are neutral), in patches wider than ``PALE_INK_OPEN_MM``
 #: (the string's thin rim and the sticks' blurred edges are not), over at least
-#: ``PALE_INK_MIN_MM2`` (three quarters of a short stick's face). Measured on 293 boards of
-#: development sets (our renderer's kit, development and wide looks, the second drawer, the
-#: hard tier) at half resolution: 95% of them have under 60 mm^2 of it; pastel-painted
-#: sticks (pale blue, mint, lavender on white or cream: the model calls their bodies canvas
-#: and their shaded edges the string) 400-2,100 mm^2.
+#: ``PALE_INK_MIN_MM2`` (three quarters of a short stick's face). Measured, with a first form
+#: of the test (at full resolution, no rim or hue test), on 293 boards with no hand of
+#: development sets (our renderer's kit, development and wide looks, the second drawer, 20
+#: of the hard tier): 95% have under 45 mm^2 of it; boards of pastel-painted sticks (pale
+#: blue, mint, lavender on white or cream; the model calls their bodies canvas and their
+#: shaded edges the string) 400-2,100 mm^2; the few others over 300 mm^2 were the blurred
+#: rim of light wood on the hard tier's coarse views, a shade along the canvas's edge and
+#: the rims of shapes washed out by a glare, which the tests below leave out.
 PALE_INK_DE = 9.0
 PALE_INK_CHROMA = 6.0
 PALE_INK_OPEN_MM = 4.0
@@ -114,11 +117,13 @@ def pale_ink(
 ) -> KitProfile | None:
     """``profile`` with the wood's colour measured on pale coloured ink that the pixel
     model (``half``: its classes at half resolution) calls canvas (``PALE_INK_*``), when
-    there is enough of it and the table does not call it wood already: sticks painted a
-    pastel colour, nearly as light as the canvas, which the table calls canvas (their chroma
-    is below the neutral band) and the model, which never saw such sticks, canvas too.
-    Their colour then marks them in the table's wood plane, one of the model's inputs, and
-    the model finds them by their shape, as for ``pale_wood``. None otherwise."""
+    there is more of it than the model finds sticks and it is no blend of the wood's own
+    colour with the canvas (the profile's, or that of the model's sticks where the table
+    calls them wood, ``table_half``): sticks painted a pastel colour, nearly as light as
+    the canvas, which the table calls canvas (their chroma is below its neutral band) and
+    the model, which never saw such sticks, canvas too. Their colour then marks them in the
+    table's wood plane, one of the model's inputs, and the model finds them by their shape,
+    as for ``pale_wood``. None otherwise."""
     s = 0.5 * px_per_mm
     small = np.ascontiguousarray(norm[::2, ::2][: half.shape[0], : half.shape[1]])
     stick = half == pm.STICK
