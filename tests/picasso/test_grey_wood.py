@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from vision.picasso import BoardReading, read_board
-from vision.picasso import pixel_model as pm
 from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
 
 from .boards import board_without_hand
+from .test_pale_wood import _frame  # (the same scenes as pale wood's)
 
 GREY_PINK_WOOD = ("project", "normal", 2, 7, "wide")
 
@@ -68,20 +68,6 @@ def test_the_kits_own_look_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 # ------------------------------------------------------------------------------ unit
-
-
-def _frame(bgr: tuple[int, int, int], table_code: int, n: int = 400):
-    """A normalised picture (canvas 200) with ``n`` half-resolution pixels of one colour
-    that the model calls sticks and the table ``table_code``."""
-    h, w = 40, 40
-    norm = np.full((2 * h, 2 * w, 3), 200, np.uint8)
-    half = np.zeros((h, w), np.uint8)
-    table = np.full((h, w), seg.CANVAS, np.uint8)
-    rows = n // w
-    half[:rows] = pm.STICK
-    table[:rows] = table_code
-    norm[: 2 * rows] = bgr
-    return norm, table, half
 
 
 @pytest.mark.parametrize(
