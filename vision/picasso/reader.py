@@ -225,9 +225,22 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         shape_solid[y : y + h, x : x + w] |= p.mask
     # A short stick half under a shape: its visible part too short for the stick search.
     if shapes:
-        for f in sticks_under_shapes(leftover_wood, shape_solid, s, profile):
+        under = sticks_under_shapes(leftover_wood, shape_solid, s, profile)
+        for f in under:
             stick_fits.append(f)
             _draw_stick(leftover_wood, f, s, 0, max(1, round(profile.stick_width_mm * s) + 2))
+        if under:
+            # a long stick passing under a shape: its part beyond the shape, found here, and
+            # its part found before lie in one line across the shape
+            stick_fits = join_in_line(
+                stick_fits,
+                sg.normalised,
+                s,
+                profile,
+                wm,
+                frame_px_per_mm=frame_s,
+                shapes=shape_solid,
+            )
     laid = np.asarray(near, np.uint8) | shape_px  # what the pieces found explain
     coming_in = entering(
         (wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins, outside, laid
@@ -443,6 +456,8 @@ def _overlap_join(a: StickFit, b: StickFit, profile: KitProfile) -> StickFit | N
 #: two shorts; 0.8 read 1 more board there and changed no other development, kit or hard
 #: set.)
 JOIN_SHARE = (0.8, 1.08)
+#: ...their near ends at most this far apart (mm; the gap must still be covered, ``_bridged``).
+IN_LINE_GAP_MM = 30.0
 
 #: How far, in frame pixels, the near ends of two sticks end to end may lie off the line
 #: through their far ends and still be one line (``join_in_line``; never less than 1.5 mm).
@@ -474,11 +489,11 @@ def join_in_line(
     gray = Lightness(normalised)
 
     def merge(a: StickFit, b: StickFit, every: list[StickFit]) -> StickFit | None:
-        joined = _in_line(a, b, 20.0, off_mm)
+        joined = _in_line(a, b, IN_LINE_GAP_MM, off_mm)
         if joined is None:
             return None
         over = max(a.length_mm, b.length_mm) >= OVERLONG_SHARE * lengths[0]
-        if not _bridged(joined, a, b, wood_mp, s, normalised, over):
+        if not _bridged(joined, a, b, wood_mp, s, normalised, over, shapes):
             return None
         p0, joint, p1 = joined
         total = float(np.hypot(*(np.asarray(p1) - np.asarray(p0))))
@@ -504,10 +519,12 @@ def _bridged(
     s: float,
     normalised: NDArray[np.uint8] | None = None,
     overlong: bool = False,
+    shapes: NDArray[np.uint8] | None = None,
 ) -> bool:
     """Whether the gap between two sticks in line is at most 6 mm (``OVERLONG_GAP_MM`` when
     ``overlong``: one of them is longer than a short stick can measure), or is covered
-    (wood, the string, a shadow: anything but bare canvas along its middle). With the
+    (wood, the string, a shadow, a shape (``shapes``, nonzero where a shape lies: a stick
+    passes under it): anything but bare canvas along its middle). With the
     ``normalised`` picture, a place the wood map calls bare canvas is covered when the
     picture there looks more like the two sticks themselves than like the canvas
     (``_like_the_sticks``): the wood map loses the wood beside a blurred string that
@@ -531,6 +548,8 @@ def _bridged(
     xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
     bare = wood_mp[ys, xs] == 0
+    if shapes is not None:  # (a stick passes under a shape)
+        bare &= shapes[ys, xs] == 0
     if normalised is not None and bare.mean() >= BARE_GAP:
         bare[bare] = ~_like_the_sticks(normalised, pts[bare], d, a, b, s)
     return float(bare.mean()) < BARE_GAP
