@@ -152,15 +152,13 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     stick_fits, explained = find_sticks(wm, s, profile)
     stick_fits, explained = extend_short(stick_fits, explained, wm, s, profile)
     stick_fits = join_overlapping(stick_fits, profile)
-    stick_fits = join_in_line(
-        stick_fits,
-        sg.normalised,
-        s,
-        profile,
-        wm,
-        frame_px_per_mm=frame_s,
-        shapes=colour_px,
-    )
+
+    def joined(fits: list[StickFit], shapes: NDArray[np.uint8]) -> list[StickFit]:
+        return join_in_line(
+            fits, sg.normalised, s, profile, wm, frame_px_per_mm=frame_s, shapes=shapes
+        )
+
+    stick_fits = joined(stick_fits, colour_px)
     stick_fits = split_at_seams(stick_fits, sg.normalised, s, profile, wm, colour_px)
     # A "stick" of the string's colour, not the wood's, is the string (where it lies over a
     # heap or along a stick, the classes may call it wood).
@@ -232,15 +230,7 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
         if under:
             # a long stick passing under a shape: its part beyond the shape, found here, and
             # its part found before lie in one line across the shape
-            stick_fits = join_in_line(
-                stick_fits,
-                sg.normalised,
-                s,
-                profile,
-                wm,
-                frame_px_per_mm=frame_s,
-                shapes=shape_solid,
-            )
+            stick_fits = joined(stick_fits, shape_solid)
     laid = np.asarray(near, np.uint8) | shape_px  # what the pieces found explain
     coming_in = entering(
         (wood | other | colour_px | thick) & (1 - shape_solid), s, sg.margins, outside, laid
