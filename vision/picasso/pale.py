@@ -150,10 +150,10 @@ def pale_ink(
     lab.reshape(-1, 3)[at] = vals
     # not the rim of a shape or of something else (a shape washed out by a glare, which the
     # model calls other)
-    r = max(1, round(PALE_INK_RIM_MM * s))
+    rim = max(1, round(PALE_INK_RIM_MM * s))
     near = cv2.dilate(
         ((half == pm.SHAPE) | (half == pm.OTHER)).astype(np.uint8),
-        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)),
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)),
     )
     ink &= near == 0
     k = max(3, round(PALE_INK_OPEN_MM * s) | 1)

@@ -338,16 +338,17 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     # only when they are used)
     half = pm.argmax(logits) if logits is not None else None
     if half is not None:
-        pale = pale_wood(norm, table[::2, ::2], half, profile)
+        table_half = table[::2, ::2]
+        pale = pale_wood(norm, table_half, half, profile)
         if pale is None:
-            pale = pale_ink(norm, table[::2, ::2], half, profile, px_per_mm)
+            pale = pale_ink(norm, table_half, half, profile, px_per_mm)
         if pale is not None:  # the table again with the sticks' colour, and the model
             profile = pale
             table = classify(norm, profile, index)
             logits = pm.half_logits(norm, table)
             assert logits is not None  # (the model ran a moment ago)
             half = pm.argmax(logits)
-        elif grey_wood(norm, table[::2, ::2], half):
+        elif grey_wood(norm, table_half, half):
             # the model again on the picture with the grey given the wood's colour (the
             # table keeps its classes: the shadows stay grey, the sticks come from the model)
             tinted = wood_tinted(norm, profile)
