@@ -122,6 +122,7 @@ def agreement(
     observed: NDArray[np.float32],
     reference: NDArray[np.float32],
     mask: NDArray[np.bool_] | None = None,
+    chroma: tuple[float, float] = (1.0, 1.0),
 ) -> NDArray[np.float64]:
     """Share of cells that look like the reference once the light is fitted, robustly.
 
@@ -130,7 +131,11 @@ def agreement(
     reweighted three times to the cells within :data:`AGREE_LAB` (so a hand or another card
     over part of the card does not pull the fit); a cell agrees when its residual (Lab
     distance) is under :data:`AGREE_LAB`. ``mask`` (k, gh, gw) bool limits the fit and the
-    share to some cells. Returns (k,) shares in [0, 1]: about the visible share of the card
+    share to some cells. ``chroma`` (lo, hi): the colour axes are fitted with a gain too,
+    ``gain * (a_ref - mean) + mean`` (one gain for both axes), where the least-squares gain
+    lies within [lo, hi], and with none (1) where it does not (a print's faded ink scales its
+    colours; another picture's, or a grey one's, fit no gain in the range); the default
+    (1, 1) fits none. Returns (k,) shares in [0, 1]: about the visible share of the card
     for the right reference, low for another picture.
     """
     k = len(observed)
@@ -138,4 +143,4 @@ def agreement(
     r = np.ascontiguousarray(reference, np.float32).reshape(k, -1, 3)
     n = o.shape[1]
     inside = np.ones((k, n), bool) if mask is None else np.asarray(mask, bool).reshape(k, n)
-    return kernels.cell_agreement(o, r, inside, AGREE_LAB)
+    return kernels.cell_agreement(o, r, inside, AGREE_LAB, chroma)

@@ -25,8 +25,8 @@ class Thresholds:
     to be reported as an unknown card."""
 
     accept: float = 0.97
-    agree: float = 0.35
-    code_agree: float = 0.3
+    agree: float = 0.38
+    code_agree: float = 0.31
     unknown_outline: float = 0.8
 
 

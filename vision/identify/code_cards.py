@@ -33,6 +33,20 @@ from vision.kit.codes import marker_table
 #: one (0.22 against 0.25: its picture had decided), and one true pose of a card 48% in view
 #: is lost.
 _POSE_MARGIN = 0.15
+#: A card's picture is compared with its kit face with the print's saturation fitted too
+#: (``vision.identify.appearance.agreement``'s ``chroma``): a gain on the colour axes,
+#: taken where the fit finds one in this range and none (1) where it does not. Faded or
+#: pale ink, a sleeve's haze, a camera's muted colours and the blur over a small card show
+#: a face at 0.3-0.9 of its kit colours (the true faces of the project's wide development
+#: looks, cards in full view: median 0.71 for fresh ink and 0.49 for pale on the normal
+#: tier, 0.58 and 0.34 on the hard), and every colour cell then missed the 10 Lab units of
+#: ``AGREE_LAB``. Another face's colours fit a gain near 0 (median 0.1-0.2), and a grey
+#: photo's fit is under the range and is kept at 1: a business card's grey portrait in a
+#: phone photo (zxing-qrcode/qrcode-1/19.png) was named picflip-097 with the gain clipped
+#: at 0.5. The thresholds of the picture's agreement in this module and
+#: ``outline_markers.PICTURE_MIN`` keep the share of other faces passing them as it was
+#: with colours fitted by an offset alone (see ``vision/identify/README.md``).
+PRINT_CHROMA = (0.3, 1.5)
 #: The picture round a lone marker weighs in that choice too: the face's cells within this
 #: share of its height of the marker's corner (the marker and its margin left out) agree with
 #: the frame there, added with this weight. The card is seen where its marker is, so the
@@ -57,6 +71,9 @@ LONE_SPECK_SIZE = 0.5
 #: place then rests on the marker alone (a card 27% in view, under others in a row, was
 #: placed the other way from its marker, over two cards whose edges lined up with its own).
 LONE_COVERED_MAX = 0.5
+#: A lone marker's card whose edges are seen round it (0.6 of its outline) needs its picture
+#: to agree this much (``Thresholds.code_agree`` otherwise).
+LONE_EDGES_AGREE = 0.16
 #: A card named by its QR code alone (no marker of it read) is a card only when the card's
 #: outline, where the code's place on the face puts it, is seen as edges (support of at least
 #: QR_ALONE_SIDE_SUPPORT, :func:`vision.identify.quads.refine_quads`) on QR_ALONE_MIN_SIDES of
@@ -192,7 +209,9 @@ def _face_agreement(
         gh, gw = shape[:2]
         rect = appearance.rectify(bgr, poses[idx], (gw * 3, gh * 3))
         cells = appearance.lab_cells(rect, (gw, gh))
-        out[idx] = appearance.agreement(cells, np.stack([refs[k] for k in idx]))
+        out[idx] = appearance.agreement(
+            cells, np.stack([refs[k] for k in idx]), chroma=PRINT_CHROMA
+        )
     return out
 
 
@@ -224,7 +243,9 @@ def _game_face_agreement(
     cells = appearance.lab_cells(rect, (gw, gh))
     k, f = len(poses), len(faces)
     agree = appearance.agreement(
-        np.repeat(cells, f, axis=0), np.broadcast_to(refs, (k, *refs.shape)).reshape(-1, gh, gw, 3)
+        np.repeat(cells, f, axis=0),
+        np.broadcast_to(refs, (k, *refs.shape)).reshape(-1, gh, gw, 3),
+        chroma=PRINT_CHROMA,
     )
     return faces, agree.reshape(k, f)
 
@@ -410,7 +431,7 @@ def _read_codes(
             if len(score) > 1 and score[best] - np.partition(score, -2)[-2] < _POSE_MARGIN:
                 chosen.append(None)  # either of the face's two markers: place not known
                 continue
-            if not (a[best] >= t.code_agree or (sn[best] >= 0.6 and a[best] >= 0.15)):
+            if not (a[best] >= t.code_agree or (sn[best] >= 0.6 and a[best] >= LONE_EDGES_AGREE)):
                 chosen.append(None)  # neither the card's picture nor its edges back it
                 continue
             if outline[idx[best]] < outline[idx].max():
@@ -581,7 +602,7 @@ def _near_marker_agreement(
     gh, gw = ref.shape[:2]
     cells = appearance.lab_cells(appearance.rectify(bgr, poses, (gw * 3, gh * 3)), (gw, gh))
     refs = np.broadcast_to(ref, (len(poses), *ref.shape))
-    return np.asarray(appearance.agreement(cells, refs, masks), np.float64)
+    return np.asarray(appearance.agreement(cells, refs, masks, PRINT_CHROMA), np.float64)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -158,9 +158,11 @@ def cell_agreement(
     reference: NDArray[np.float32],
     inside: NDArray[np.bool_],
     agree_lab: float,
+    chroma: tuple[float, float] = (1.0, 1.0),
 ) -> NDArray[np.float64]:
-    """The share of cells within ``agree_lab`` of the reference once the light is fitted
-    (see :func:`vision.identify.kernels_compiled.cell_agreement`)."""
+    """The share of cells within ``agree_lab`` of the reference once the light is fitted,
+    and the colours' saturation within ``chroma`` (lo, hi; (1, 1): not fitted; see
+    :func:`vision.identify.kernels_compiled.cell_agreement`)."""
     return _forms().cell_agreement(  # type: ignore[no-any-return]
-        observed, reference, inside, agree_lab
+        observed, reference, inside, agree_lab, chroma[0], chroma[1]
     )

@@ -504,12 +504,16 @@ def cell_agreement(
     reference: NDArray[np.float32],
     inside: NDArray[np.bool_],
     agree_lab: float,
+    chroma_lo: float = 1.0,
+    chroma_hi: float = 1.0,
 ) -> NDArray[np.float64]:
     """``vision.identify.appearance.agreement`` on (k, n, 3) Lab cells, pairwise, and (k, n)
     cells to count: the share of cells within ``agree_lab`` of the reference once lightness
     is fitted as gain * L_ref + offset (gain within 0.4-2.5) and each colour axis by an
     offset, by least squares reweighted three times to the cells within 1.5 ``agree_lab``
-    (weight 1e-3 beyond). Sums in float64."""
+    (weight 1e-3 beyond). With ``chroma_lo`` < ``chroma_hi``, the colour axes about their
+    means are also scaled by one gain, the least-squares one where it lies within
+    [``chroma_lo``, ``chroma_hi``], else 1. Sums in float64."""
     k, n, _ = observed.shape
     out = np.zeros(k)
     w = np.empty(n)
@@ -524,29 +528,47 @@ def cell_agreement(
             so = 0.0
             sa = 0.0
             sb = 0.0
+            ra = 0.0
+            rb = 0.0
             for j in range(n):
                 sw += w[j]
                 sr += w[j] * reference[i, j, 0]
                 so += w[j] * observed[i, j, 0]
                 sa += w[j] * (np.float64(observed[i, j, 1]) - reference[i, j, 1])
                 sb += w[j] * (np.float64(observed[i, j, 2]) - reference[i, j, 2])
+                ra += w[j] * reference[i, j, 1]
+                rb += w[j] * reference[i, j, 2]
             mr = sr / sw
             mo = so / sw
             oa = sa / sw
             ob = sb / sw
+            ra /= sw
+            rb /= sw
             var = 0.0
             cov = 0.0
+            cvar = 0.0
+            ccov = 0.0
             for j in range(n):
                 rc = reference[i, j, 0] - mr
                 var += w[j] * rc * rc
                 cov += w[j] * rc * (observed[i, j, 0] - mo)
+                if chroma_hi > chroma_lo:
+                    ca = reference[i, j, 1] - ra
+                    cb = reference[i, j, 2] - rb
+                    cvar += w[j] * (ca * ca + cb * cb)
+                    ccov += w[j] * (
+                        ca * (observed[i, j, 1] - oa - ra) + cb * (observed[i, j, 2] - ob - rb)
+                    )
             gain = cov / max(var, 1e-6) if var > 1e-6 else 1.0
             gain = min(max(gain, 0.4), 2.5)
             off = mo - gain * mr
+            chroma = ccov / cvar if cvar > 1e-6 else 1.0
+            if chroma < chroma_lo or chroma > chroma_hi:
+                chroma = 1.0
             for j in range(n):
                 dl = observed[i, j, 0] - gain * reference[i, j, 0] - off
-                da = np.float64(observed[i, j, 1]) - reference[i, j, 1] - oa
-                db = np.float64(observed[i, j, 2]) - reference[i, j, 2] - ob
+                da = np.float64(observed[i, j, 1]) - oa - ra - chroma * (reference[i, j, 1] - ra)
+                db = np.float64(observed[i, j, 2]) - ob - rb - chroma * (reference[i, j, 2] - rb)
                 res2[j] = dl * dl + da * da + db * db
                 w[j] = ((1.0 if res2[j] < far2 else 0.0) + 1e-3) if inside[i, j] else 0.0
         agree = 0
