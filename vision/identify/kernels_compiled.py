@@ -567,8 +567,16 @@ def cell_agreement(
                 chroma = 1.0
             for j in range(n):
                 dl = observed[i, j, 0] - gain * reference[i, j, 0] - off
-                da = np.float64(observed[i, j, 1]) - oa - ra - chroma * (reference[i, j, 1] - ra)
-                db = np.float64(observed[i, j, 2]) - ob - rb - chroma * (reference[i, j, 2] - rb)
+                if chroma_hi > chroma_lo:
+                    da = (
+                        np.float64(observed[i, j, 1]) - oa - ra - chroma * (reference[i, j, 1] - ra)
+                    )
+                    db = (
+                        np.float64(observed[i, j, 2]) - ob - rb - chroma * (reference[i, j, 2] - rb)
+                    )
+                else:  # the offsets alone, summed as they always were
+                    da = np.float64(observed[i, j, 1]) - reference[i, j, 1] - oa
+                    db = np.float64(observed[i, j, 2]) - reference[i, j, 2] - ob
                 res2[j] = dl * dl + da * da + db * db
                 w[j] = ((1.0 if res2[j] < far2 else 0.0) + 1e-3) if inside[i, j] else 0.0
         agree = 0

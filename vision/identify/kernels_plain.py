@@ -280,17 +280,17 @@ def cell_agreement(
         var, cov = (w * rc * rc).sum(1), (w * rc * (o[..., 0] - mo[:, None])).sum(1)
         gain = np.clip(np.where(var > 1e-6, cov / np.maximum(var, 1e-6), 1.0), 0.4, 2.5)
         off = mo - gain * mr
-        ca, cb = r[..., 1] - ra[:, None], r[..., 2] - rb[:, None]
-        ea = o[..., 1] - (oa + ra)[:, None]
-        eb = o[..., 2] - (ob + rb)[:, None]
-        chroma = np.ones(len(w))
+        res2 = (o[..., 0] - gain[:, None] * r[..., 0] - off[:, None]) ** 2
         if chroma_hi > chroma_lo:
+            ca, cb = r[..., 1] - ra[:, None], r[..., 2] - rb[:, None]
+            ea, eb = o[..., 1] - (oa + ra)[:, None], o[..., 2] - (ob + rb)[:, None]
             cvar = (w * (ca * ca + cb * cb)).sum(1)
             ccov = (w * (ca * ea + cb * eb)).sum(1)
             chroma = np.where(cvar > 1e-6, ccov / np.maximum(cvar, 1e-6), 1.0)
             chroma = np.where((chroma >= chroma_lo) & (chroma <= chroma_hi), chroma, 1.0)
-        res2 = (o[..., 0] - gain[:, None] * r[..., 0] - off[:, None]) ** 2
-        res2 += (ea - chroma[:, None] * ca) ** 2 + (eb - chroma[:, None] * cb) ** 2
+            res2 += (ea - chroma[:, None] * ca) ** 2 + (eb - chroma[:, None] * cb) ** 2
+        else:  # the offsets alone, summed as they always were
+            res2 += (da - oa[:, None]) ** 2 + (db - ob[:, None]) ** 2
         w = np.where(inside, (res2 < far2) + 1e-3, 0.0)
     agree = (res2 < agree_lab * agree_lab) & inside
     return agree.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
