@@ -21,8 +21,9 @@ class Thresholds:
     ``accept`` the least probability (:func:`picture_probability`) a picture match needs;
     ``agree`` the share of cells (:func:`~vision.identify.appearance.agreement`) above which
     a card named by its codes counts its picture as evidence; ``code_agree`` the share a lone
-    marker's card needs; ``unknown_outline`` the outline support an unmatched outline needs
-    to be reported as an unknown card."""
+    marker's card needs (both with the print's saturation fitted,
+    ``vision.identify.code_cards.PRINT_CHROMA``); ``unknown_outline`` the outline support an
+    unmatched outline needs to be reported as an unknown card."""
 
     accept: float = 0.97
     agree: float = 0.38

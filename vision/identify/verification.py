@@ -45,8 +45,9 @@ SIMILAR_SIZE = (0.4, 2.5)
 VERIFY_MIN_SPREAD = 0.025
 #: A card named by verification that its outline's appearance did not shortlist (retrieved by
 #: its keypoints from the whole deck) must also agree by picture, where the fit puts it, over
-#: this share of the deck's distinct cells (``Thresholds.agree``'s value: on seed 0 the one
-#: card not in the deck so named agreed 0.18, the right ones 0.63 and more).
+#: this share of the deck's distinct cells (``Thresholds.agree``'s value when both fitted the
+#: colours by an offset alone: on seed 0 the one card not in the deck so named agreed 0.18,
+#: the right ones 0.63 and more).
 RETRIEVED_MIN_AGREE = 0.35
 
 #: A fit with fewer than VERIFY_MIN_INLIERS inliers but at least this many (a small card has
