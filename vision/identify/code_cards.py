@@ -43,9 +43,9 @@ _POSE_MARGIN = 0.15
 #: ``AGREE_LAB``. Another face's colours fit a gain near 0 (median 0.1-0.2), and a grey
 #: photo's fit is under the range and is kept at 1: a business card's grey portrait in a
 #: phone photo (zxing-qrcode/qrcode-1/19.png) was named picflip-097 with the gain clipped
-#: at 0.5. The thresholds of the picture's agreement in this module and
-#: ``outline_markers.PICTURE_MIN`` keep the share of other faces passing them as it was
-#: with colours fitted by an offset alone (see ``vision/identify/README.md``).
+#: at 0.5 (and the thresholds as they were). The thresholds of the picture's agreement in
+#: this module and ``outline_markers.PICTURE_MIN`` keep the share of other faces passing
+#: them as it was with colours fitted by an offset alone (see ``vision/identify/README.md``).
 PRINT_CHROMA = (0.3, 1.5)
 #: The picture round a lone marker weighs in that choice too: the face's cells within this
 #: share of its height of the marker's corner (the marker and its margin left out) agree with
