@@ -513,70 +513,9 @@ def cell_agreement(
     offset, by least squares reweighted three times to the cells within 1.5 ``agree_lab``
     (weight 1e-3 beyond). With ``chroma_lo`` < ``chroma_hi``, the colour axes about their
     means are also scaled by one gain, the least-squares one where it lies within
-    [``chroma_lo``, ``chroma_hi``], else 1 (:func:`_chroma_agreement`). Sums in float64."""
-    if chroma_hi > chroma_lo:
-        return _chroma_agreement(observed, reference, inside, agree_lab, chroma_lo, chroma_hi)
-    k, n, _ = observed.shape
-    out = np.zeros(k)
-    w = np.empty(n)
-    res2 = np.empty(n)
-    far2 = (agree_lab * 1.5) ** 2
-    for i in range(k):
-        for j in range(n):
-            w[j] = 1.0 if inside[i, j] else 0.0
-        for _ in range(4):
-            sw = 1e-9
-            sr = 0.0
-            so = 0.0
-            sa = 0.0
-            sb = 0.0
-            for j in range(n):
-                sw += w[j]
-                sr += w[j] * reference[i, j, 0]
-                so += w[j] * observed[i, j, 0]
-                sa += w[j] * (np.float64(observed[i, j, 1]) - reference[i, j, 1])
-                sb += w[j] * (np.float64(observed[i, j, 2]) - reference[i, j, 2])
-            mr = sr / sw
-            mo = so / sw
-            oa = sa / sw
-            ob = sb / sw
-            var = 0.0
-            cov = 0.0
-            for j in range(n):
-                rc = reference[i, j, 0] - mr
-                var += w[j] * rc * rc
-                cov += w[j] * rc * (observed[i, j, 0] - mo)
-            gain = cov / max(var, 1e-6) if var > 1e-6 else 1.0
-            gain = min(max(gain, 0.4), 2.5)
-            off = mo - gain * mr
-            for j in range(n):
-                dl = observed[i, j, 0] - gain * reference[i, j, 0] - off
-                da = np.float64(observed[i, j, 1]) - reference[i, j, 1] - oa
-                db = np.float64(observed[i, j, 2]) - reference[i, j, 2] - ob
-                res2[j] = dl * dl + da * da + db * db
-                w[j] = ((1.0 if res2[j] < far2 else 0.0) + 1e-3) if inside[i, j] else 0.0
-        agree = 0
-        count = 0
-        for j in range(n):
-            if inside[i, j]:
-                count += 1
-                if res2[j] < agree_lab * agree_lab:
-                    agree += 1
-        out[i] = agree / max(count, 1)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _chroma_agreement(
-    observed: NDArray[np.float32],
-    reference: NDArray[np.float32],
-    inside: NDArray[np.bool_],
-    agree_lab: float,
-    chroma_lo: float,
-    chroma_hi: float,
-) -> NDArray[np.float64]:
-    """:func:`cell_agreement` with the colours' gain fitted (its own loops: no test of the
-    range inside them)."""
+    [``chroma_lo``, ``chroma_hi``], else 1 (without a range, the sums are those of before the fit
+    existed, in their order). Sums in float64."""
+    fit = chroma_hi > chroma_lo
     k, n, _ = observed.shape
     out = np.zeros(k)
     w = np.empty(n)
@@ -599,8 +538,9 @@ def _chroma_agreement(
                 so += w[j] * observed[i, j, 0]
                 sa += w[j] * (np.float64(observed[i, j, 1]) - reference[i, j, 1])
                 sb += w[j] * (np.float64(observed[i, j, 2]) - reference[i, j, 2])
-                ra += w[j] * reference[i, j, 1]
-                rb += w[j] * reference[i, j, 2]
+                if fit:
+                    ra += w[j] * reference[i, j, 1]
+                    rb += w[j] * reference[i, j, 2]
             mr = sr / sw
             mo = so / sw
             oa = sa / sw
@@ -615,12 +555,13 @@ def _chroma_agreement(
                 rc = reference[i, j, 0] - mr
                 var += w[j] * rc * rc
                 cov += w[j] * rc * (observed[i, j, 0] - mo)
-                ca = reference[i, j, 1] - ra
-                cb = reference[i, j, 2] - rb
-                cvar += w[j] * (ca * ca + cb * cb)
-                ccov += w[j] * (
-                    ca * (observed[i, j, 1] - oa - ra) + cb * (observed[i, j, 2] - ob - rb)
-                )
+                if fit:
+                    ca = reference[i, j, 1] - ra
+                    cb = reference[i, j, 2] - rb
+                    cvar += w[j] * (ca * ca + cb * cb)
+                    ccov += w[j] * (
+                        ca * (observed[i, j, 1] - oa - ra) + cb * (observed[i, j, 2] - ob - rb)
+                    )
             gain = cov / max(var, 1e-6) if var > 1e-6 else 1.0
             gain = min(max(gain, 0.4), 2.5)
             off = mo - gain * mr
@@ -629,8 +570,16 @@ def _chroma_agreement(
                 chroma = 1.0
             for j in range(n):
                 dl = observed[i, j, 0] - gain * reference[i, j, 0] - off
-                da = np.float64(observed[i, j, 1]) - oa - ra - chroma * (reference[i, j, 1] - ra)
-                db = np.float64(observed[i, j, 2]) - ob - rb - chroma * (reference[i, j, 2] - rb)
+                if fit:
+                    da = (
+                        np.float64(observed[i, j, 1]) - oa - ra - chroma * (reference[i, j, 1] - ra)
+                    )
+                    db = (
+                        np.float64(observed[i, j, 2]) - ob - rb - chroma * (reference[i, j, 2] - rb)
+                    )
+                else:  # the offsets alone, summed as they always were
+                    da = np.float64(observed[i, j, 1]) - reference[i, j, 1] - oa
+                    db = np.float64(observed[i, j, 2]) - reference[i, j, 2] - ob
                 res2[j] = dl * dl + da * da + db * db
                 w[j] = ((1.0 if res2[j] < far2 else 0.0) + 1e-3) if inside[i, j] else 0.0
         agree = 0
