@@ -275,13 +275,13 @@ def cell_agreement(
         sw = w.sum(axis=1) + 1e-9
         mr, mo = (w * r[..., 0]).sum(1) / sw, (w * o[..., 0]).sum(1) / sw
         oa, ob = (w * da).sum(1) / sw, (w * db).sum(1) / sw
-        ra, rb = (w * r[..., 1]).sum(1) / sw, (w * r[..., 2]).sum(1) / sw
         rc = r[..., 0] - mr[:, None]
         var, cov = (w * rc * rc).sum(1), (w * rc * (o[..., 0] - mo[:, None])).sum(1)
         gain = np.clip(np.where(var > 1e-6, cov / np.maximum(var, 1e-6), 1.0), 0.4, 2.5)
         off = mo - gain * mr
         res2 = (o[..., 0] - gain[:, None] * r[..., 0] - off[:, None]) ** 2
         if chroma_hi > chroma_lo:
+            ra, rb = (w * r[..., 1]).sum(1) / sw, (w * r[..., 2]).sum(1) / sw
             ca, cb = r[..., 1] - ra[:, None], r[..., 2] - rb[:, None]
             ea, eb = o[..., 1] - (oa + ra)[:, None], o[..., 2] - (ob + rb)[:, None]
             cvar = (w * (ca * ca + cb * cb)).sum(1)
