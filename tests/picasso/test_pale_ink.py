@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.picasso import BoardReading, pale, read_board
+from vision.picasso import BoardReading, read_board
 from vision.picasso import pixel_model as pm
 from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
@@ -110,8 +110,3 @@ def test_most_pastel_sticks_are_found_where_none_were() -> None:
     found = reading.counts["long_stick"] + reading.counts["short_stick"]
     assert found >= want["long_stick"] + want["short_stick"] - 1
     assert reading.counts["shape"] == want["shape"]
-
-
-def test_the_pale_modules_codes_are_the_segmenters() -> None:
-    assert (pale.CANVAS, pale.WOOD, pale.GREY) == (seg.CANVAS, seg.WOOD, seg.GREY)
-    assert pale.WHITE_LEVEL == seg.WHITE_LEVEL and pale.NEUTRAL_CHROMA == seg.NEUTRAL_CHROMA

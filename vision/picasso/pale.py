@@ -23,15 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso import pixel_model as pm
+from vision.picasso.classes import CANVAS, GREY, NEUTRAL_CHROMA, WHITE_LEVEL, WOOD
 from vision.picasso.masks import patches
 from vision.picasso.profile import KitProfile, Lab
-
-# ``segment``'s class codes, canvas level and neutral chroma (segment imports this module:
-# the same values, pinned by tests/picasso/test_pale_ink.py, so that neither module imports
-# the other at load time).
-CANVAS, WOOD, GREY = 0, 1, 3
-WHITE_LEVEL = 200.0
-NEUTRAL_CHROMA = 8.0
 
 
 def lab_of(normalised: NDArray[np.uint8], mask: NDArray[np.bool_]) -> NDArray[np.float32]:

@@ -30,25 +30,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso import pixel_model as pm
+from vision.picasso.classes import (  # (the label codes, named here as before)
+    CANVAS,
+    DARK,
+    FIRST_COLOUR,
+    GREY,
+    NEUTRAL_CHROMA,
+    NEUTRAL_SHARE,
+    OTHER,
+    WHITE_LEVEL,
+    WOOD,
+)
 from vision.picasso.masks import half_contrast, patches, runs
 from vision.picasso.pale import grey_wood, pale_ink, pale_wood, wood_tinted
 from vision.picasso.profile import KitProfile, Lab
 from vision.picasso.roles import InkBars, assign_roles, colour_code, ink_bars, pale_bars
 
-# Class codes of the label image.
-CANVAS = 0
-WOOD = 1
-DARK = 2
-GREY = 3  # neutral, between canvas and dark: a grey object, or a deep shadow
-OTHER = 4  # a colour that is none of the kit's
-FIRST_COLOUR = 8  # shape colour k of the profile is FIRST_COLOUR + k
-
-#: The canvas maps to this level in the normalised picture (headroom for highlights).
-WHITE_LEVEL = 200.0
-#: A colour is neutral (canvas, shadow, grey or dark) when its chroma is below the larger of
-#: these: an absolute floor, and a share of the wood's chroma.
-NEUTRAL_CHROMA = 8.0
-NEUTRAL_SHARE = 0.45
 #: Coarse grid of the canvas model, mm per cell.
 MODEL_CELL_MM = 6.0
 
