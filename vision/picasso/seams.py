@@ -28,8 +28,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.classes import WHITE_LEVEL
 from vision.picasso.profile import KitProfile
-from vision.picasso.segment import WHITE_LEVEL
 from vision.picasso.stick_lines import DARK_PX
 
 DIP = 0.05
