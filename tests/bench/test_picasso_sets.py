@@ -20,12 +20,31 @@ LONG_AS_SHORTS = {"want": {"long_stick": 1, "short_stick": 0}, "got": {"short_st
 
 
 def test_development_sets_never_use_held_back_looks() -> None:
-    assert ps.SETS
-    for name, spec in ps.SETS.items():
+    assert ps.SETS and ps.MORE_SETS
+    for name, spec in ps.ALL_SETS.items():
         assert spec.looks in ps.DEVELOPMENT_LOOKS, name
         assert spec.looks != "held"
         assert spec.drawer in ("ours", "second")
         assert spec.tier in ("normal", "hard")
+
+
+def test_more_sets_run_only_when_named(monkeypatch, tmp_path) -> None:
+    asked: list[str] = []
+
+    def fake_run_sets(names, n, out, jobs):
+        asked.extend(names)
+        return {name: _run({}) for name in names}
+
+    monkeypatch.setattr(ps, "run_sets", fake_run_sets)
+    assert ps.main(["--out", str(tmp_path)]) == 0
+    assert asked == list(ps.SETS) and not set(ps.MORE_SETS) & set(asked)
+    asked.clear()
+    assert ps.main(["--out", str(tmp_path), "--sets", "kn0,more"]) == 0
+    assert asked == ["kn0", "wn3", "wn4", "wn5", "wn6"]
+    with pytest.raises(SystemExit):
+        ps.main(["--out", str(tmp_path), "--sets", "wn9"])
+    (tmp_path / "wn5.json").write_text(json.dumps(_run({})))
+    assert "wn5" in ps.load_run(tmp_path)
 
 
 def test_compare_names_the_boards_fixed_and_broken() -> None:
