@@ -60,6 +60,7 @@ from vision.picasso.shapes import (
 )
 from vision.picasso.stick_colour import string_coloured
 from vision.picasso.stick_extend import extend_short
+from vision.picasso.stick_like import across
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import (
     STRETCH_MAX,
@@ -150,7 +151,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     blur_halo(wm, cord.mask, s, frame_s)
     string_fringe(wm, cord.mask, s, profile.stick_width_mm)
     stick_fits, explained = find_sticks(wm, s, profile)
-    stick_fits, explained = extend_short(stick_fits, explained, wm, s, profile)
+    stick_fits, explained = extend_short(
+        stick_fits, explained, wm, s, profile, sg.normalised, colour_px
+    )
     stick_fits = join_overlapping(stick_fits, profile)
 
     def joined(fits: list[StickFit], shapes: NDArray[np.uint8]) -> list[StickFit]:
@@ -560,24 +563,6 @@ OVERLONG_GAP_MM = 10.0
 BARE_GAP = 0.2
 
 
-def _across(
-    normalised: NDArray[np.uint8], pts_mm: NDArray[np.float64], d: NDArray[np.float64], s: float
-) -> NDArray[np.float32]:
-    """(N, 3) colours of the normalised picture at ``pts_mm``, each the mean across 4 mm of
-    the middle of a stick running along ``d`` (the grain and the noise averaged out)."""
-    n = np.array([-d[1], d[0]])
-    us = np.arange(-2.0, 2.01, 0.5)
-    q = pts_mm[:, None, :] + us[None, :, None] * n[None, None, :]
-    got = cv2.remap(
-        normalised,
-        (q[..., 0] * s - 0.5).astype(np.float32),
-        (q[..., 1] * s - 0.5).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(got, np.float32).mean(axis=1)
-
-
 def _like_the_sticks(
     normalised: NDArray[np.uint8],
     pts_mm: NDArray[np.float64],
@@ -599,14 +584,14 @@ def _like_the_sticks(
             continue
         d = (p1 - p0) / length
         ts = np.arange(3.0, length - 2.99, 1.0)
-        own.append(_across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s))
+        own.append(across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s))
     if not own:
         return np.zeros(len(pts_mm), bool)
     stick = np.median(np.concatenate(own), axis=0)
     canvas = np.full(3, seg.WHITE_LEVEL, np.float32)
     if float(np.linalg.norm(stick - canvas)) < 1e-3:
         return np.zeros(len(pts_mm), bool)
-    seen = _across(normalised, pts_mm, along, s)
+    seen = across(normalised, pts_mm, along, s)
     return np.linalg.norm(seen - stick, axis=1) < np.linalg.norm(seen - canvas, axis=1)
 
 

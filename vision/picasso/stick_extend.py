@@ -14,6 +14,12 @@ sticks lie end to end there is then the seam test's question, as for any stretch
 (``reader.split_at_seams``). A stick seen to both its ends (bare canvas just past them) is
 not looked at: most are, and the lines cost a few tenths of a millisecond a stick.
 
+Where the wood map shows no such stretch, the picture may: a wood whose dark grain the
+pixel model calls the string, or the string lying along a stick's end, leave the wood map
+unsure past the stick's end while the picture there is the stick's own colour
+(``stick_like.lengthened``: the stick lengthened along its own line over it, when the whole
+measures a longer kit stick, ends squarely and is a stick's width).
+
 Chosen on the 14 development sets of issue 25 (both renderers, normal and hard tiers, 1,540
 boards): with the seam test's shape rule (``seams.seam_cues``), failed boards 124 -> 120,
 none broken; turning the lines 6 degrees and keeping the ends within 2.5 mm read none
@@ -28,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
+from vision.picasso.stick_like import lengthened
 from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line, turn_between
 from vision.picasso.stick_selection import _explained
 from vision.picasso.stick_stretches import _measure, _sample_bands, _stretch_ranges
@@ -57,12 +64,16 @@ def extend_short(
     wood_mp: NDArray[np.uint8],
     s: float,
     profile: KitProfile,
+    normalised: NDArray[np.uint8] | None = None,
+    shapes: NDArray[np.uint8] | None = None,
 ) -> tuple[list[StickFit], NDArray[np.bool_]]:
     """``fits`` with each stick shorter than ``SHARE[0]`` of a kit stick longer than the one
     it is named made that stick where the wood map (``stick_lines.wood_map``, at ``s``
-    px/mm) shows a stretch of its length through it (module docstring), and ``explained``
-    (the sticks' rectangles, ``sticks.find_sticks``) with the lengthened sticks' rectangles
-    added."""
+    px/mm) shows a stretch of its length through it (module docstring), or, with the
+    ``normalised`` picture, where the picture goes on in the stick's own colour along its
+    line (``stick_like.lengthened``; ``shapes``: nonzero where a shape's colour is, which
+    stops it), and ``explained`` (the sticks' rectangles, ``sticks.find_sticks``) with the
+    lengthened sticks' rectangles added."""
     kinds = profile.sorted_sticks
     width = profile.stick_width_mm
     out = list(fits)
@@ -75,6 +86,8 @@ def extend_short(
         got = None
         if longer and not _ends_clean(f, wood_mp, s):
             got = _extended(f, out, longer[0].length_mm, wood_mp, s, width)
+            if got is None and normalised is not None:
+                got = _by_colour(f, out, longer[0].length_mm, normalised, shapes, s, width)
         if got is None:
             k += 1
             continue
@@ -182,6 +195,25 @@ def _extended(
         if own < OWN_MIN:
             return None
     return line, t0, t1, taken
+
+
+def _by_colour(
+    f: StickFit,
+    fits: list[StickFit],
+    target_mm: float,
+    normalised: NDArray[np.uint8],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+) -> tuple[_Line, float, float, set[int]] | None:
+    """``_extended``'s answer where the picture, not the wood map, shows stick ``f`` going
+    on along its line to a ``target_mm`` stick (``stick_like.lengthened``)."""
+    ends = lengthened(f, fits, target_mm, SHARE, normalised, shapes, s, width)
+    if ends is None:
+        return None
+    a, b = (e * s - 0.5 for e in ends)
+    line = _Line(float(a[0]), float(a[1]), math.atan2(float(b[1] - a[1]), float(b[0] - a[0])))
+    return line, 0.0, float(np.linalg.norm(b - a)) / s, set()
 
 
 def _ends_clean(f: StickFit, wood_mp: NDArray[np.uint8], s: float) -> bool:

@@ -1,0 +1,220 @@
+"""A stick's colour, measured on the frame, where the classes lose the stick.
+
+The colour classes and the pixel model may call part of a stick the string or a shadow: a
+wood whose grain shows as a dark line along it, the string lying along a stick's end. The
+wood map then ends the stick there, and a long stick is read as a short one. The picture
+itself still shows the stick's colour there. These helpers compare the picture with a
+stick's own colour, measured along its middle in this frame (nothing is assumed of the
+wood's look):
+
+- ``across``: the picture's colour across a stick's middle at points along it;
+- ``own_colour``: a stick's median colour along its middle;
+- ``lengthened``: a stick found shorter than a kit stick, lengthened along its own line over
+  what looks like it, when the whole then measures a longer kit stick and ends squarely
+  (``stick_extend.extend_short`` asks this where the wood map shows no longer stretch).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.picasso.classes import WHITE_LEVEL
+from vision.picasso.sticks import StickFit
+
+#: Steps along the line, mm.
+STEP_MM = 1.0
+#: Gaps in the run of samples like the stick bridged, mm (grain, a thin shadow across).
+GAP_MM = 2.5
+#: A stick whose colour lies this near the canvas's (normalised BGR levels) is not measured
+#: (pale wood on a white canvas: the two cannot be told apart by colour).
+MIN_CONTRAST = 30.0
+#: The run must end squarely: round its end (from 4 mm before it to 6 mm past it, across
+#: ``END_HALF_MM`` to each side of the line, the run's own band left out) at most
+#: ``END_LIKE_MAX`` of the samples look like the stick (the string, lying along a stick's
+#: line, goes on sideways where it leaves it; a 4 mm cord turning away square makes 0.14).
+END_HALF_MM = 8.0
+END_LIKE_MAX = 0.08
+#: ... and be a stick's width: at most this share of its length looks like the stick 2.5 mm
+#: beyond both of its sides (asked of runs of ``FLANKS_FROM_MM`` or more).
+FLANKS_MAX = 0.3
+FLANKS_FROM_MM = 10.0
+
+
+def across(
+    normalised: NDArray[np.uint8], pts_mm: NDArray[np.float64], d: NDArray[np.float64], s: float
+) -> NDArray[np.float32]:
+    """(N, 3) colours of the normalised picture at ``pts_mm``, each the mean across 4 mm of
+    the middle of a stick running along ``d`` (the grain and the noise averaged out)."""
+    n = np.array([-d[1], d[0]])
+    us = np.arange(-2.0, 2.01, 0.5)
+    q = pts_mm[:, None, :] + us[None, :, None] * n[None, None, :]
+    got = cv2.remap(
+        normalised,
+        (q[..., 0] * s - 0.5).astype(np.float32),
+        (q[..., 1] * s - 0.5).astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(got, np.float32).mean(axis=1)
+
+
+def own_colour(normalised: NDArray[np.uint8], f: StickFit, s: float) -> NDArray[np.float32] | None:
+    """Stick ``f``'s median colour along its middle (3 mm in from its ends), None for a
+    stick under 8 mm."""
+    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
+    length = float(np.linalg.norm(p1 - p0))
+    if length <= 8.0:
+        return None
+    d = (p1 - p0) / length
+    ts = np.arange(3.0, length - 2.99, 1.0)
+    return np.asarray(
+        np.median(across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s), axis=0),
+        np.float32,
+    )
+
+
+def _like(
+    seen: NDArray[np.float32], stick: NDArray[np.float32], canvas: NDArray[np.float32]
+) -> NDArray[np.bool_]:
+    """Which colours ``seen`` (..., 3) lie nearer the stick's than the canvas's."""
+    return np.asarray(
+        np.linalg.norm(seen - stick, axis=-1) < np.linalg.norm(seen - canvas, axis=-1), bool
+    )
+
+
+def _pixels(
+    normalised: NDArray[np.uint8], pts_mm: NDArray[np.float64], s: float
+) -> NDArray[np.float32]:
+    """(..., 3) the picture at ``pts_mm`` (..., 2), bilinear."""
+    flat = pts_mm.reshape(-1, 2)
+    got = cv2.remap(
+        normalised,
+        (flat[:, 0] * s - 0.5).astype(np.float32)[None, :],
+        (flat[:, 1] * s - 0.5).astype(np.float32)[None, :],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(got, np.float32).reshape(*pts_mm.shape[:-1], 3)
+
+
+def _on_rectangle(pts: NDArray[np.float64], g: StickFit, width: float) -> NDArray[np.bool_]:
+    """Which points ``pts`` (N, 2, mm) lie on stick ``g``'s rectangle."""
+    a = np.asarray(g.p0, np.float64)
+    d = np.asarray(g.p1, np.float64) - a
+    length = float(np.linalg.norm(d))
+    if length <= 0:
+        return np.zeros(len(pts), bool)
+    d /= length
+    rel = pts - a
+    t = rel @ d
+    u = rel @ np.array([-d[1], d[0]])
+    return np.asarray((t >= 0) & (t <= length) & (np.abs(u) <= 0.5 * width), bool)
+
+
+def _run(
+    normalised: NDArray[np.uint8],
+    end: NDArray[np.float64],
+    d: NDArray[np.float64],
+    reach: float,
+    stick: NDArray[np.float32],
+    canvas: NDArray[np.float32],
+    others: list[StickFit],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+) -> float | None:
+    """How far past ``end`` (mm, along ``d``) the picture goes on looking like the stick,
+    within ``reach``; None where it does not end squarely (``END_LIKE_MAX``) or runs along
+    something wider than a stick (``FLANKS_MAX``). The run stops at another stick's
+    rectangle (``others``: a stick meets this one there, or lies over it) and at a shape."""
+    h, w = normalised.shape[:2]
+    ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
+    pts = end[None, :] + ts[:, None] * d[None, :]
+    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
+    like = _like(across(normalised, pts, d, s), stick, canvas) & inside
+    stop = np.zeros(len(ts), bool)
+    for g in others:
+        stop |= _on_rectangle(pts, g, width)
+    if shapes is not None:
+        xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
+        stop |= shapes[ys, xs] > 0
+    gap = round(GAP_MM / STEP_MM)
+    last = -1  # index of the last sample of the run
+    k = 0
+    while k < len(ts) and not stop[k]:
+        if like[k]:
+            last = k
+        elif k - last > gap:
+            break
+        k += 1
+    if last < 0:
+        return 0.0
+    length = float(ts[last])
+    met = last + 1 < len(ts) and bool(stop[last + 1 : last + 1 + gap + 1].any())
+    if not met:
+        # ends squarely: past the run's end, bare canvas across the line
+        n = np.array([-d[1], d[0]])
+        tb = length + np.arange(-4.0, 6.01, 1.0)
+        ub = np.arange(-END_HALF_MM, END_HALF_MM + 1e-9, 1.0)
+        pb = end[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
+        # (not the run's own band)
+        away = (np.abs(ub)[:, None] > 0.5 * width + 1.0) | (tb[None, :] > length + 1.0)
+        seen = _like(_pixels(normalised, pb, s), stick, canvas)
+        if float(seen[away].mean()) > END_LIKE_MAX:
+            return None
+    # a stick's width: the picture beside the run is not the stick's
+    n = np.array([-d[1], d[0]])
+    off = 0.5 * width + 2.5
+    run = pts[: last + 1]
+    sides = np.stack([run + off * n, run - off * n])
+    wide = _like(_pixels(normalised, sides, s), stick, canvas)
+    wide = wide[0] & wide[1]
+    # (where another stick lies beside the run, its wood is no sign of a wide patch)
+    beside = np.zeros(len(run), bool)
+    for g in others:
+        beside |= _on_rectangle(sides[0], g, width) | _on_rectangle(sides[1], g, width)
+    if length >= FLANKS_FROM_MM and (~beside).any() and float(wide[~beside].mean()) > FLANKS_MAX:
+        return None
+    return length
+
+
+def lengthened(
+    f: StickFit,
+    fits: list[StickFit],
+    target_mm: float,
+    share: tuple[float, float],
+    normalised: NDArray[np.uint8],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """New ends (mm) of stick ``f`` lengthened along its own line, past either end or both,
+    over what looks like it (nearer its own colour than the canvas's), when the whole then
+    measures ``share`` of ``target_mm``; None when it does not, or when ``f``'s colour
+    cannot be told from the canvas's (``MIN_CONTRAST``)."""
+    stick = own_colour(normalised, f, s)
+    canvas = np.full(3, WHITE_LEVEL, np.float32)
+    if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
+        return None
+    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
+    length = float(np.linalg.norm(p1 - p0))
+    if length <= 0:
+        return None
+    d = (p1 - p0) / length
+    lo, hi = share[0] * target_mm, share[1] * target_mm
+    reach = hi - length + 1.0
+    if reach <= 0:
+        return None
+    others = [g for g in fits if g is not f]
+    back = _run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width)
+    ahead = _run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
+    if back is None or ahead is None or math.isclose(back + ahead, 0.0):
+        return None
+    if not lo <= length + back + ahead <= hi:
+        return None
+    return p0 - back * d, p1 + ahead * d
