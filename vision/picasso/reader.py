@@ -57,6 +57,7 @@ from vision.picasso.shapes import (
     colour_patches,
     join_split,
     solid_shapes,
+    without_nested,
 )
 from vision.picasso.stick_colour import string_coloured
 from vision.picasso.stick_extend import extend_short
@@ -203,16 +204,17 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
             (p, None if sh is None else _seen_colour(sh, p, sg.normalised, profile.seen.colours))
             for p, sh in named
         ]
-    shapes = [sh for _, sh in named if sh is not None]
+    near = cv2.dilate(
+        explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    )
+    # (one shape found twice, a patch of it inside its own outline, counts once)
+    shapes = without_nested([sh for _, sh in named if sh is not None])
     accepted = [p for p, sh in named if sh is not None]
     for p, sh in named:
         if sh is None:  # not a shape (the model says so): something foreign
             x, y, w, h = p.box
             foreign[y : y + h, x : x + w] |= p.mask
     # Unexplained wood and colour, and what never could be a piece.
-    near = cv2.dilate(
-        explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    )
     leftover_wood = wood & (1 - near)
     shape_px = np.zeros_like(colour_px)
     for p in accepted:

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from vision.picasso.masks import half_contrast, patches
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
+from vision.picasso.reading import Shape
 
 #: The canvas class code of ``vision.picasso.segment`` (imported lazily there: no cycle).
 CANVAS_CODE = 0
@@ -323,3 +324,32 @@ def solid_shapes(
         cv2.drawContours(mask, [c - [bx, by]], -1, 1, cv2.FILLED)
         out.append(ShapePatch("", c, mask, (bx, by, bw, bh), geom))
     return out
+
+
+#: A shape whose outline lies this share or more inside another shape's outline is part of
+#: it, not a shape of its own: flat cut-outs of one size cannot lie one within another (a
+#: shape's lighter middle or its rim found as a second patch of the same colour: a teal
+#: half-circle read as a half-circle and a "C" inside it, wide looks run seed 5, board 20).
+NESTED_SHARE = 0.5
+
+
+def without_nested(shapes: list[Shape]) -> list[Shape]:
+    """``shapes`` less each one lying ``NESTED_SHARE`` or more inside another's outline
+    (their convex hulls); of two such, the one named with more confidence stays (the larger
+    when equal)."""
+    if len(shapes) < 2:
+        return list(shapes)
+    hulls = [cv2.convexHull(np.asarray(sh.outline_mm, np.float32)) for sh in shapes]
+    areas = [float(cv2.contourArea(h)) for h in hulls]
+    rank = sorted(range(len(shapes)), key=lambda k: (-shapes[k].confidence, -areas[k]))
+    kept: list[int] = []
+    for k in rank:
+        inside = False
+        for j in kept:
+            common, _ = cv2.intersectConvexConvex(hulls[k], hulls[j])
+            if common >= NESTED_SHARE * min(areas[k], areas[j]) and min(areas[k], areas[j]) > 0:
+                inside = True
+                break
+        if not inside:
+            kept.append(k)
+    return [shapes[k] for k in sorted(kept)]
