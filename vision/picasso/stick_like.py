@@ -101,18 +101,19 @@ def _pixels(
     return np.asarray(got, np.float32).reshape(*pts_mm.shape[:-1], 3)
 
 
-def _on_rectangle(pts: NDArray[np.float64], g: StickFit, width: float) -> NDArray[np.bool_]:
-    """Which points ``pts`` (N, 2, mm) lie on stick ``g``'s rectangle."""
-    a = np.asarray(g.p0, np.float64)
-    d = np.asarray(g.p1, np.float64) - a
-    length = float(np.linalg.norm(d))
-    if length <= 0:
+def _on_any(pts: NDArray[np.float64], others: list[StickFit], width: float) -> NDArray[np.bool_]:
+    """Which points ``pts`` (N, 2, mm) lie on any of the sticks ``others``' rectangles."""
+    if not others or not len(pts):
         return np.zeros(len(pts), bool)
-    d /= length
-    rel = pts - a
-    t = rel @ d
-    u = rel @ np.array([-d[1], d[0]])
-    return np.asarray((t >= 0) & (t <= length) & (np.abs(u) <= 0.5 * width), bool)
+    a = np.array([g.p0 for g in others], np.float64)  # (k, 2)
+    d = np.array([g.p1 for g in others], np.float64) - a
+    length = np.linalg.norm(d, axis=1)
+    d /= np.maximum(length, 1e-9)[:, None]
+    rel = pts[None, :, :] - a[:, None, :]  # (k, N, 2)
+    t = rel[..., 0] * d[:, None, 0] + rel[..., 1] * d[:, None, 1]
+    u = rel[..., 1] * d[:, None, 0] - rel[..., 0] * d[:, None, 1]
+    on = (t >= 0) & (t <= length[:, None]) & (np.abs(u) <= 0.5 * width) & (length[:, None] > 0)
+    return np.asarray(on.any(axis=0), bool)
 
 
 def _run(
@@ -136,9 +137,7 @@ def _run(
     pts = end[None, :] + ts[:, None] * d[None, :]
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
     like = _like(across(normalised, pts, d, s), stick, canvas) & inside
-    stop = np.zeros(len(ts), bool)
-    for g in others:
-        stop |= _on_rectangle(pts, g, width)
+    stop = _on_any(pts, others, width)
     if shapes is not None:
         xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
         ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
@@ -175,9 +174,7 @@ def _run(
     wide = _like(_pixels(normalised, sides, s), stick, canvas)
     wide = wide[0] & wide[1]
     # (where another stick lies beside the run, its wood is no sign of a wide patch)
-    beside = np.zeros(len(run), bool)
-    for g in others:
-        beside |= _on_rectangle(sides[0], g, width) | _on_rectangle(sides[1], g, width)
+    beside = _on_any(sides[0], others, width) | _on_any(sides[1], others, width)
     if length >= FLANKS_FROM_MM and (~beside).any() and float(wide[~beside].mean()) > FLANKS_MAX:
         return None
     return length
@@ -212,8 +209,10 @@ def lengthened(
         return None
     others = [g for g in fits if g is not f]
     back = _run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width)
+    if back is None:
+        return None
     ahead = _run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
-    if back is None or ahead is None or math.isclose(back + ahead, 0.0):
+    if ahead is None or math.isclose(back + ahead, 0.0):
         return None
     if not lo <= length + back + ahead <= hi:
         return None
