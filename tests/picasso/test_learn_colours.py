@@ -16,6 +16,7 @@ import pytest
 
 from pictable.bench.readers.picasso_learn import BOARD_STRIDE, _renderer_look, kit_scene
 from vision.picasso import BoardReading, read_board
+from vision.picasso import reader as reader_module
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.reader import _seen_colour
@@ -70,13 +71,20 @@ def test_the_board_reads_as_with_the_default_and_names_the_kits_colours(
 
 
 def test_as_classes_the_measured_colours_found_a_rim_for_a_shape(
-    learned: LearnedKit, board: Board
+    learned: LearnedKit, board: Board, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The failure this mends: the measured colours as the reader's classes."""
+    """The failure this mends: the measured colours as the reader's classes found the
+    blended rim round a dark shape as a shape of its own. Since 2026-12-06 the reader also
+    counts a shape lying inside another's outline once (``shapes.without_nested``), which
+    mends it a second way."""
     frame, counts = board
     p = learned.profile
     assert p.seen is not None
     as_classes = p.with_changes(colours=dict(p.seen.colours), seen=None)
+    reading = read_board(frame, profile=as_classes)
+    assert isinstance(reading, BoardReading) and reading.counts is not None
+    assert reading.counts["shape"] == counts["shape"]
+    monkeypatch.setattr(reader_module, "without_nested", list)
     reading = read_board(frame, profile=as_classes)
     assert isinstance(reading, BoardReading)
     assert reading.counts is not None and reading.counts["shape"] == counts["shape"] + 1
