@@ -61,7 +61,7 @@ from vision.picasso.shapes import (
 )
 from vision.picasso.stick_colour import string_coloured
 from vision.picasso.stick_extend import extend_short
-from vision.picasso.stick_like import across
+from vision.picasso.stick_like import across, middle_samples
 from vision.picasso.stick_lines import DARK_PX, blur_halo, string_fringe, wood_map
 from vision.picasso.sticks import (
     STRETCH_MAX,
@@ -578,15 +578,7 @@ def _like_the_sticks(
     picture there is nearer the sticks' own colour (their median along their middles, 3 mm
     in from the ends) than the canvas's (``segment.WHITE_LEVEL`` grey once normalised):
     the sticks' colour is measured in this frame, not assumed."""
-    own = []
-    for f in (a, b):
-        p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
-        length = float(np.linalg.norm(p1 - p0))
-        if length <= 8.0:
-            continue
-        d = (p1 - p0) / length
-        ts = np.arange(3.0, length - 2.99, 1.0)
-        own.append(across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s))
+    own = [m for m in (middle_samples(normalised, f, s) for f in (a, b)) if m is not None]
     if not own:
         return np.zeros(len(pts_mm), bool)
     stick = np.median(np.concatenate(own), axis=0)

@@ -62,19 +62,25 @@ def across(
     return np.asarray(got, np.float32).mean(axis=1)
 
 
-def own_colour(normalised: NDArray[np.uint8], f: StickFit, s: float) -> NDArray[np.float32] | None:
-    """Stick ``f``'s median colour along its middle (3 mm in from its ends), None for a
-    stick under 8 mm."""
+def middle_samples(
+    normalised: NDArray[np.uint8], f: StickFit, s: float
+) -> NDArray[np.float32] | None:
+    """(N, 3) the picture across stick ``f``'s middle (``across``) every millimetre from 3 mm
+    in from its ends; None for a stick under 8 mm."""
     p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
     length = float(np.linalg.norm(p1 - p0))
     if length <= 8.0:
         return None
     d = (p1 - p0) / length
     ts = np.arange(3.0, length - 2.99, 1.0)
-    return np.asarray(
-        np.median(across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s), axis=0),
-        np.float32,
-    )
+    return across(normalised, p0[None, :] + ts[:, None] * d[None, :], d, s)
+
+
+def own_colour(normalised: NDArray[np.uint8], f: StickFit, s: float) -> NDArray[np.float32] | None:
+    """Stick ``f``'s median colour along its middle (``middle_samples``), None for a stick
+    under 8 mm."""
+    got = middle_samples(normalised, f, s)
+    return None if got is None else np.asarray(np.median(got, axis=0), np.float32)
 
 
 def _like(
