@@ -204,9 +204,6 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
             (p, None if sh is None else _seen_colour(sh, p, sg.normalised, profile.seen.colours))
             for p, sh in named
         ]
-    near = cv2.dilate(
-        explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    )
     # (one shape found twice, a patch of it inside its own outline, counts once)
     shapes = without_nested([sh for _, sh in named if sh is not None])
     accepted = [p for p, sh in named if sh is not None]
@@ -215,6 +212,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
             x, y, w, h = p.box
             foreign[y : y + h, x : x + w] |= p.mask
     # Unexplained wood and colour, and what never could be a piece.
+    near = cv2.dilate(
+        explained.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    )
     leftover_wood = wood & (1 - near)
     shape_px = np.zeros_like(colour_px)
     for p in accepted:
