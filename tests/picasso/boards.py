@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
+from vision.picasso import BoardReading, read_board
 from vision.picasso.dataset import render_board, scene_seed
 
 
@@ -22,3 +23,14 @@ def board_without_hand(
     frame, truth = render_board(tier, scene_seed(seed, index), looks=looks)
     assert truth.board is not None and truth.board.canvas_hand_fraction == 0
     return frame, dict(truth.board.counts)
+
+
+def read_without_hand(
+    case: tuple[str, str, int, int, str | None],
+) -> tuple[BoardReading, dict[str, int]]:
+    """``board_without_hand(*case)`` read: (reading, true counts); asserts that a board was
+    found and not reported occluded."""
+    frame, want = board_without_hand(*case)
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading) and not reading.occluded
+    return reading, want

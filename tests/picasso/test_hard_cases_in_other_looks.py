@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from vision.picasso import BoardReading, read_board
+from vision.picasso import BoardReading
 
-from .boards import board_without_hand
+from .boards import read_without_hand
 
 ALONG_WHITE_STRING = ("project", "normal", 1, 44, "dev")
 UNDER_SHAPE_OF_ITS_COLOUR = ("project", "normal", 2, 31, "wide")
@@ -45,16 +45,11 @@ CASES = [
 ]
 
 
-def _read(case: tuple[str, str, int, int, str]) -> tuple[BoardReading, dict[str, int]]:
-    frame, want = board_without_hand(*case)
-    reading = read_board(frame)
-    assert isinstance(reading, BoardReading) and not reading.occluded
-    return reading, want
-
-
 @pytest.fixture(scope="module")
 def readings() -> dict[tuple[str, str, int, int, str], tuple[BoardReading, dict[str, int]]]:
-    return {case: _read(case) for case in (ALONG_WHITE_STRING, UNDER_SHAPE_OF_ITS_COLOUR)}
+    return {
+        case: read_without_hand(case) for case in (ALONG_WHITE_STRING, UNDER_SHAPE_OF_ITS_COLOUR)
+    }
 
 
 @pytest.mark.parametrize("case", CASES)

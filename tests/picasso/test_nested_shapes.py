@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.picasso import BoardReading, read_board
 from vision.picasso.reading import Shape
 from vision.picasso.shapes import NESTED_SHARE, without_nested
 
-from .boards import board_without_hand
+from .boards import read_without_hand
 
 
 def _square(cx: float, cy: float, side: float, confidence: float = 0.9) -> Shape:
@@ -58,7 +57,5 @@ def test_one_shape_stays() -> None:
     ],
 )
 def test_the_boards_shapes_are_counted_once(case: tuple[str, str, int, int, str]) -> None:
-    frame, want = board_without_hand(*case)
-    reading = read_board(frame)
-    assert isinstance(reading, BoardReading) and not reading.occluded
+    reading, want = read_without_hand(case)
     assert reading.counts == want

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
-from vision.picasso.stick_like import lengthened
+from vision.picasso.stick_like import lengthened, on_any
 from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line, turn_between
 from vision.picasso.stick_selection import _explained
 from vision.picasso.stick_stretches import _measure, _sample_bands, _stretch_ranges
@@ -256,14 +256,4 @@ def _turn_deg(g: StickFit, line: _Line) -> float:
 
 def _on_stick(pts: NDArray[np.float64], g: StickFit, s: float, width: float) -> NDArray[np.bool_]:
     """Which canvas pixels ``pts`` (N, 2) lie on stick ``g``'s rectangle."""
-    a = np.asarray(g.p0, np.float64) * s - 0.5
-    b = np.asarray(g.p1, np.float64) * s - 0.5
-    d = b - a
-    length = float(np.linalg.norm(d))
-    if length <= 0:
-        return np.zeros(len(pts), bool)
-    d /= length
-    rel = pts - a
-    t = rel @ d
-    u = rel @ np.array([-d[1], d[0]])
-    return (t >= 0) & (t <= length) & (np.abs(u) <= 0.5 * width * s)
+    return on_any((np.asarray(pts, np.float64) + 0.5) / s, [g], width)

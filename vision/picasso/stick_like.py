@@ -51,15 +51,12 @@ def across(
     the middle of a stick running along ``d`` (the grain and the noise averaged out)."""
     n = np.array([-d[1], d[0]])
     us = np.arange(-2.0, 2.01, 0.5)
-    q = pts_mm[:, None, :] + us[None, :, None] * n[None, None, :]
-    got = cv2.remap(
-        normalised,
-        (q[..., 0] * s - 0.5).astype(np.float32),
-        (q[..., 1] * s - 0.5).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+    return np.asarray(
+        _pixels(normalised, pts_mm[:, None, :] + us[None, :, None] * n[None, None, :], s).mean(
+            axis=1
+        ),
+        np.float32,
     )
-    return np.asarray(got, np.float32).mean(axis=1)
 
 
 def middle_samples(
@@ -107,8 +104,9 @@ def _pixels(
     return np.asarray(got, np.float32).reshape(*pts_mm.shape[:-1], 3)
 
 
-def _on_any(pts: NDArray[np.float64], others: list[StickFit], width: float) -> NDArray[np.bool_]:
-    """Which points ``pts`` (N, 2, mm) lie on any of the sticks ``others``' rectangles."""
+def on_any(pts: NDArray[np.float64], others: list[StickFit], width: float) -> NDArray[np.bool_]:
+    """Which points ``pts`` (N, 2, mm) lie on any of the sticks ``others``' rectangles
+    (``width`` mm wide)."""
     if not others or not len(pts):
         return np.zeros(len(pts), bool)
     a = np.array([g.p0 for g in others], np.float64)  # (k, 2)
@@ -143,7 +141,7 @@ def _run(
     pts = end[None, :] + ts[:, None] * d[None, :]
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
     like = _like(across(normalised, pts, d, s), stick, canvas) & inside
-    stop = _on_any(pts, others, width)
+    stop = on_any(pts, others, width)
     if shapes is not None:
         xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
         ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
@@ -180,7 +178,7 @@ def _run(
     wide = _like(_pixels(normalised, sides, s), stick, canvas)
     wide = wide[0] & wide[1]
     # (where another stick lies beside the run, its wood is no sign of a wide patch)
-    beside = _on_any(sides[0], others, width) | _on_any(sides[1], others, width)
+    beside = on_any(sides[0], others, width) | on_any(sides[1], others, width)
     if length >= FLANKS_FROM_MM and (~beside).any() and float(wide[~beside].mean()) > FLANKS_MAX:
         return None
     return length
