@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 from vision.codes.aruco import load_dictionary
 from vision.identify.quads import _intersect, _outward_normals
 from vision.identify.reading import Side
+from vision.identify.threshold import dark_against_mean
 from vision.kit import geometry as g
 from vision.kit.codes import card_for_marker, face_codes, marker_table, parse_payload
 
@@ -271,9 +272,7 @@ def _dark_squares(grey: NDArray[np.uint8], min_px: int) -> NDArray[np.float32]:
     """:func:`marker_quads` at one level: (n, 4, 2) float32 corners, clockwise on screen,
     half a pixel out from the contour's, not clipped to the image."""
     h, w = grey.shape
-    binary = cv2.adaptiveThreshold(
-        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, _THRESH_WINDOW, _THRESH_C
-    )
+    binary = dark_against_mean(grey, _THRESH_WINDOW, _THRESH_C)
     # BBDT: on these thresholded frames (thousands of specks of texture) a third faster than
     # the default (Spaghetti) on one thread.
     _, found_labels, found_stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
