@@ -176,7 +176,10 @@ def test_a_card_no_marker_names_alone_is_named_with_its_partner_or_as_blur_shows
     named, under the confidence of exact codes and where its picture agrees, and placed
     within the bar; with neither (nor its two markers read where its outline puts them,
     vision.identify.outline_markers, which names it too), it is not named. Every card named
-    is right."""
+    is right. The frame is smeared (5.1 px): read again with the smear taken out
+    (vision.identify.deblur), the card is named there by markers read bit for bit, and that
+    reading stands; the second reading is switched off throughout."""
+    monkeypatch.setattr(deblur, "MIN_LENGTH", math.inf)
     frame, truth = _hard_scene(63)
     card = next(t for t in truth.cards if t.card_id == "pickpic-087")
     other = "blurred_markers" if reader == "paired_markers" else "paired_markers"
@@ -191,9 +194,6 @@ def test_a_card_no_marker_names_alone_is_named_with_its_partner_or_as_blur_shows
     monkeypatch.setattr(marker_pairs, reader, lambda grey, quads, ids: [])
     monkeypatch.setattr(outline_markers, "MIN_LEAD", 10.0)
     monkeypatch.setattr(outline_markers, "PICTURED_LEAD", 10.0)
-    # The frame is smeared (5.1 px): read again with the smear taken out, the card is named
-    # there too (vision.identify.deblur); that second reading is switched off as well.
-    monkeypatch.setattr(deblur, "MIN_LENGTH", math.inf)
     without = identify_frame(frame, None, codes="fast", game="pickpic")
     assert "pickpic-087" not in {r.card for r in without.cards}
 

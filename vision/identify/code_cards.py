@@ -61,6 +61,10 @@ NEAR_MARKER_WEIGHT = 1.0
 #: A card named in a frame read again with the camera's smear taken out is added when no card
 #: named in the frame as it is covers more than this share of it (nor was the card named).
 DEBLURRED_OVERLAP = 0.4
+#: The confidence :func:`_code_confidence` gives a card named by two or more codes read bit
+#: for bit that agree on its place: a card named so in the frame with the smear taken out,
+#: and by less in the frame as it is, is taken as the sharper frame reads it.
+SURE = 0.99
 #: A lone marker inside a card that several codes name, and narrower than this share of that
 #: card's own markers there, is a dark square of its picture (a letter of a card's word or
 #: title read at 150 dpi, 0.23-0.27 of the markers: pictures of picmix-red-4 and picflip-042
@@ -265,7 +269,8 @@ def _by_codes(
     pictures' steps). A frame smeared by the camera's motion (:func:`deblur.motion_blur`,
     measured on the dark squares read) is read again with the smear taken out
     (:func:`deblur.deconvolved`), and the cards named there that were not, at no card's
-    place, are added (:data:`DEBLURRED_OVERLAP`)."""
+    place, are added (:data:`DEBLURRED_OVERLAP`); a card named surely there and not here
+    takes the place read there (:data:`SURE`)."""
     squares: list[NDArray[np.float32]] = []
     out = _read_codes(bgr, grey, grads, reader, t, game, regions, squares)
     blur = deblur.motion_blur(grey, squares[0]) if squares else None
@@ -283,13 +288,17 @@ def _by_codes(
         functools.cache(lambda: quads.silhouettes(sharp_grey)),
         None,
     )
-    named = {r.card for r in out}
+    named = {r.card: k for k, r in enumerate(out)}
     for r in more:
-        if r.card not in named and not _overlaps_any(
-            r.corners, [o.corners for o in out], DEBLURRED_OVERLAP
-        ):
+        k = named.get(r.card)
+        if k is not None:
+            # Named surely there (codes read bit for bit that agree), and only by likeness
+            # or a lone marker here: the sharper frame's reading stands.
+            if r.side == out[k].side and r.confidence >= SURE and out[k].confidence < SURE:
+                out[k] = r
+        elif not _overlaps_any(r.corners, [o.corners for o in out], DEBLURRED_OVERLAP):
+            named[r.card] = len(out)
             out.append(r)
-            named.add(r.card)
     return out
 
 

@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify import blur_read, quads
+from vision.identify import back_qr, blur_read, quads
 from vision.identify.candidates import _long_side
 from vision.identify.codes import (
     _ROTATED,
@@ -302,6 +302,32 @@ def _likest_picture(
     return mine >= PICTURE_MIN and mine > float(agree.max())
 
 
+def _backed_by_code(
+    grey: NDArray[np.uint8],
+    squares: NDArray[np.float64],
+    found: NDArray[np.float64],
+    pose: int,
+    card: str,
+    game: str,
+) -> bool:
+    """Whether the back's code where the card's two squares ``found`` (2, 4, 2) px put it
+    (the affine map of the face's ``squares`` (2, 4, 2) mm that fits them best) is
+    ``card``'s (:func:`vision.identify.back_qr.confirms`), the card as it lies (``pose`` 0)
+    or turned half round (1)."""
+    face_to_frame = _affine_fit(squares.reshape(8, 2), found.reshape(1, 8, 2))[0][0]
+    return back_qr.confirms(grey, face_to_frame, pose, card, game)
+
+
+def _agrees(
+    agreement: Callable[[NDArray[np.float64], list[tuple[str, str]]], NDArray[np.float64]] | None,
+    outline: NDArray[np.float64],
+    named: tuple[str, str],
+) -> bool:
+    """Whether the card's picture on ``outline`` agrees with the face ``named`` by
+    :data:`PICTURE_MIN`."""
+    return agreement is not None and float(agreement(outline[None], [named])[0]) >= PICTURE_MIN
+
+
 def outline_sightings(
     grey: NDArray[np.uint8],
     grads: quads.Gradients,
@@ -389,9 +415,18 @@ def outline_sightings(
         if named is None or top - rival < PICTURED_LEAD:
             continue
         outline = np.roll(corners[i], -2 * int(pose), axis=0)
+        # A back: the game's backs are one picture, told apart by their codes alone.
+        back = named[1] == "back" and back_qr.templates(game) is not None
         if top - rival < MIN_LEAD:
-            # The picture the likest of the game's faces: more than the runner-up's too.
-            if not _likest_picture(pictures, outline, named):
+            # The picture the likest of the game's faces: more than the runner-up's too; a
+            # back's code its back's, and its picture a back's.
+            if back:
+                if not (
+                    _backed_by_code(grey, squares, found[i], int(pose), named[0], game)
+                    and _agrees(agreement, outline, named)
+                ):
+                    continue
+            elif not _likest_picture(pictures, outline, named):
                 continue
         else:
             other = np.where(ids[None] == marker, -np.inf, joint[i])
@@ -401,7 +436,11 @@ def outline_sightings(
                 a = agreement(np.stack([outline, outline]), [named, second])
             else:
                 a = np.array([PICTURE_MIN, 0.0])
-            if a[0] < max(a[1], PICTURE_MIN):
+            if a[0] < max(a[1], PICTURE_MIN) and not (
+                back
+                and a[0] >= PICTURE_MIN
+                and _backed_by_code(grey, squares, found[i], int(pose), named[0], game)
+            ):
                 continue
         for k in range(2):
             quad = fitted[i, k][_ROTATED[2 * int(pose)]]
