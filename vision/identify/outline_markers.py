@@ -34,7 +34,10 @@ seed 3 498 -> 502 of 596, codes and pictures seed 2 557 -> 561 of 621, the secon
 seed 2 251 -> 252 of 299; the normal tier seed 0 983 of 984 as before; 0 wrong throughout.
 
 A best marker that leads narrowly (under :data:`MIN_LEAD`, but leads) names the card only
-where its picture is the likest of the game's faces (:data:`PICTURED_LEAD`). The card is
+where its picture is the likest of the game's faces (:data:`PICTURED_LEAD`). The game's backs
+are one picture: a back is named instead where its big QR code, read by likeness, tells it
+(:func:`_backed_by_code`, :mod:`vision.identify.back_qr`), and so is a back that leads by
+:data:`MIN_LEAD` but whose picture cannot be told from the runner-up's. The card is
 placed by the affine map that fits its two squares best (:func:`_affine_squares`). Besides
 the outlines the edges give, pairs of dark squares that no marker matched bit for bit and
 that lie as a card's two markers give outlines too (:func:`pair_outlines`): a small card
@@ -95,8 +98,9 @@ PICTURE_MIN = 0.38
 #: 289 outlines had their best marker lead by 0 to MIN_LEAD: 107 named a card that was not
 #: there, and for none of them was that face's picture the likest (the closest ranked 5th);
 #: of the 182 named right, 92 passed (146 were fronts: the game's backs are one picture, so
-#: a back is never named this way). Without the picture's test, the hard sets of seeds 2
-#: and 3 named 34 cards more and 3 wrong.
+#: a back is never named this way; its code tells it instead, :func:`_backed_by_code`).
+#: Without the picture's test, the hard sets of seeds 2 and 3 named 34 cards more and 3
+#: wrong.
 PICTURED_LEAD = 0.0
 #: Outlines read a frame, the best supported first.
 MAX_OUTLINES = 24
