@@ -27,6 +27,7 @@ import functools
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.identify.blur_read import gaussian_rows
 from vision.identify.codes import _sample_xy
 from vision.kit import geometry as g
 from vision.kit.codes import face_codes, marker_table, qr_matrix
@@ -55,12 +56,12 @@ def face_points() -> NDArray[np.float64]:
 
 
 def _blurred(light: NDArray[np.float64], sigma: float) -> NDArray[np.float64]:
-    """``light`` (s, s) blurred by a Gaussian of ``sigma`` samples (edges repeated)."""
+    """``light`` (s, s) blurred by a Gaussian of ``sigma`` samples (cut at the edges:
+    :func:`vision.identify.blur_read.gaussian_rows`)."""
     if sigma <= 0:
         return light
     x = np.arange(len(light), dtype=np.float64)
-    m = np.exp(-0.5 * ((x[:, None] - x[None]) / sigma) ** 2)
-    m /= m.sum(axis=1, keepdims=True)
+    m = gaussian_rows(x, x, sigma)
     return m @ light @ m.T
 
 
@@ -118,7 +119,8 @@ def back_scores(
     if found is None or n == 0:
         return (), np.zeros((n, 2, 0), np.float32)
     cards, t, common = found
-    pts = np.hstack([face_points(), np.ones((len(face_points()), 1))])
+    face = face_points()
+    pts = np.hstack([face, np.ones((len(face), 1))])
     xy = np.einsum("pj,njk->npk", pts, np.asarray(maps, np.float64))
     s = _sample_xy(grey, xy[..., 0], xy[..., 1]).astype(np.float32)  # (n, p)
     s = np.stack([s, s[:, ::-1]], axis=1)  # (n, 2, p): turned half round, reversed

@@ -37,6 +37,17 @@ MIN_LEAD = 0.08
 MIN_SCORE = 0.5
 
 
+def gaussian_rows(
+    out: NDArray[np.float64], at: NDArray[np.float64], sigma: float
+) -> NDArray[np.float64]:
+    """(len(out), len(at)) weights of a Gaussian blur of ``sigma`` as a matrix: row i takes
+    the samples at positions ``at`` to position ``out[i]``, each row summing to 1 (beyond
+    the samples, nothing: the kernel is cut there and the rest weighed up)."""
+    m = np.exp(-0.5 * ((out[:, None] - at[None]) / sigma) ** 2)
+    m /= m.sum(axis=1, keepdims=True)
+    return m
+
+
 @functools.cache
 def _blurred() -> tuple[NDArray[np.float32], NDArray[np.int64]]:
     """(b * k * 4, GRID * GRID) float32: every marker of the kit in each turn
@@ -57,9 +68,7 @@ def _blurred() -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         s = sigma * per
         if s > 0:
             # Separable Gaussian as a matrix (rows of the padded square -> the inner grid).
-            d = x[pad : pad + GRID, None] - x[None]
-            m = np.exp(-0.5 * (d / s) ** 2)
-            m /= m.sum(axis=1, keepdims=True)
+            m = gaussian_rows(x[pad : pad + GRID], x, s)
         else:
             m = np.eye(GRID + 2 * pad)[pad : pad + GRID]
         t = np.einsum("ij,kjl,ml->kim", m, big, m).reshape(k, -1)

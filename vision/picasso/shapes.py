@@ -342,14 +342,14 @@ def without_nested(shapes: list[Shape]) -> list[Shape]:
     hulls = [cv2.convexHull(np.asarray(sh.outline_mm, np.float32)) for sh in shapes]
     areas = [float(cv2.contourArea(h)) for h in hulls]
     rank = sorted(range(len(shapes)), key=lambda k: (-shapes[k].confidence, -areas[k]))
+
+    def nested(k: int, j: int) -> bool:
+        smaller = min(areas[k], areas[j])
+        common, _ = cv2.intersectConvexConvex(hulls[k], hulls[j])
+        return smaller > 0 and common >= NESTED_SHARE * smaller
+
     kept: list[int] = []
     for k in rank:
-        inside = False
-        for j in kept:
-            common, _ = cv2.intersectConvexConvex(hulls[k], hulls[j])
-            if common >= NESTED_SHARE * min(areas[k], areas[j]) and min(areas[k], areas[j]) > 0:
-                inside = True
-                break
-        if not inside:
+        if not any(nested(k, j) for j in kept):
             kept.append(k)
     return [shapes[k] for k in sorted(kept)]

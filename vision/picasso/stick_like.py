@@ -137,6 +137,7 @@ def _run(
     something wider than a stick (``FLANKS_MAX``). The run stops at another stick's
     rectangle (``others``: a stick meets this one there, or lies over it) and at a shape."""
     h, w = normalised.shape[:2]
+    n = np.array([-d[1], d[0]])
     ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
     pts = end[None, :] + ts[:, None] * d[None, :]
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
@@ -161,7 +162,6 @@ def _run(
     met = last + 1 < len(ts) and bool(stop[last + 1 : last + 1 + gap + 1].any())
     if not met:
         # ends squarely: past the run's end, bare canvas across the line
-        n = np.array([-d[1], d[0]])
         tb = length + np.arange(-4.0, 6.01, 1.0)
         ub = np.arange(-END_HALF_MM, END_HALF_MM + 1e-9, 1.0)
         pb = end[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
@@ -171,7 +171,6 @@ def _run(
         if float(seen[away].mean()) > END_LIKE_MAX:
             return None
     # a stick's width: the picture beside the run is not the stick's
-    n = np.array([-d[1], d[0]])
     off = 0.5 * width + 2.5
     run = pts[: last + 1]
     sides = np.stack([run + off * n, run - off * n])
