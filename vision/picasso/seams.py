@@ -7,6 +7,9 @@ wood cannot tell; the picture can, by two cues at the place where the two would 
 - **the seam**: two stick ends never meet perfectly; the joint shows as a narrow dark line
   across the whole width (a hairline gap, the end grain, a shadow): the lightness along the
   stick dips there, by ``DIP`` of the lightness around it, and only there;
+- **across the whole width**: the joint of two square-cut ends darkens both halves of the
+  stick's width at one place; the string or another thin line lying across the stick at a
+  slant darkens one half here and the other half further on (``HALF_SHARE``);
 - **misalignment**: two sticks laid by hand are rarely exactly in line: each half's centre
   line, fitted from its long edges, is offset from the other's at the joint, or turned.
   Measured, but not decided on: on rendered boards without a camera calibration the lens
@@ -51,6 +54,13 @@ STANDS_OUT = 1.4
 #: development looks run seed 1) still dips it; that read 3 more boards of the hard
 #: development looks exactly (21 -> 24 of 35) and changed none of the other sets.
 CROSS_MARGIN_MM = 10.0
+#: The dip must show across the whole width: each half of the stick's middle (one long edge
+#: to the centre line, and the other) dips at least this share of the other half's dip. On
+#: the seam bench's true joints (``bench_seams(6, 1)``) the shallower half dipped 0.43 of
+#: the deeper one or more; a pale green string lying over a long stick at 20 degrees, one
+#: half of its width (wide looks run seed 2, board 51), dipped 0.197 and 0.009 there and
+#: the stick was cut in two.
+HALF_SHARE = 0.3
 
 
 def lightness(normalised: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -104,11 +114,14 @@ class SeamCues:
     crossed: bool
     clear: bool = True
     elsewhere: float = 0.0
+    halves: tuple[float, float] | None = None
 
     @property
     def seam(self) -> bool:
         if self.crossed or not self.clear:
             return False
+        if self.halves is not None and min(self.halves) < HALF_SHARE * max(self.halves):
+            return False  # one half of the width dips: a line across at a slant
         return self.dip >= DIP and self.dip > STANDS_OUT * self.elsewhere
 
 
@@ -211,9 +224,35 @@ def seam_cues(
         # nor a shape: a stick passing under a shape's edge dips where it goes under
         clear = not bool(cv2.remap(shapes, mx, my, cv2.INTER_NEAREST).any())
     elsewhere = 0.0
+    halves = None
     if dip >= DIP and clear and not crossed:
         elsewhere = _dip_elsewhere(gray, p0, d, n, length, at_mm, others, s, width, wood_mp)
-    return SeamCues(dip, offset, turn, crossed, clear, elsewhere)
+        halves = _half_dips(gray, joint, d, n, ts, width, s)
+    return SeamCues(dip, offset, turn, crossed, clear, elsewhere, halves)
+
+
+def _half_dips(
+    gray: Lightness,
+    joint: NDArray[np.float64],
+    d: NDArray[np.float64],
+    n: NDArray[np.float64],
+    ts: NDArray[np.float64],
+    width: float,
+    s: float,
+) -> tuple[float, float]:
+    """The seam test's dip (``_dip``) at the joint in each half of the stick's middle: from
+    1.5 mm in from one long edge to 0.5 mm short of the centre line, and the same on the
+    other side (``HALF_SHARE``)."""
+    inner = np.arange(0.5, 0.5 * width - 1.49, 0.5)
+    out = []
+    for us in (-inner[::-1], inner):
+        pts = joint[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
+        prof = gray.remap(
+            (pts[..., 0] * s - 0.5).astype(np.float32),
+            (pts[..., 1] * s - 0.5).astype(np.float32),
+        ).mean(0)
+        out.append(_dip(np.asarray(prof, np.float32), ts))
+    return out[0], out[1]
 
 
 def _dip_elsewhere(
