@@ -1,9 +1,10 @@
 """A long stick crossed by a string of the canvas's own colour (a white cord on a white
-canvas) is read as two sticks in line with a bare gap between: the wood map and the picture
-both call the gap canvas. When one of the two is longer than a short stick can measure, it
-is no short stick: the two are one long stick across a gap up to
-``reader.OVERLONG_GAP_MM`` (``reader._bridged``'s ``overlong``). Two short sticks end to
-end with the same bare gap stay two."""
+canvas; a pale lilac cord over dark wood) is read as two sticks in line with a bare gap
+between: the wood map and the picture both call the gap canvas. When one of the two is
+longer than a short stick can measure, or shorter than any whole kit stick measures
+(``reader.PIECE_SHARE``), it is no whole short stick: the two are one long stick across a
+gap up to ``reader.OVERLONG_GAP_MM`` (``reader._bridged``'s ``overlong``). Two short sticks
+end to end with the same bare gap stay two."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from pictable.bench.drawers.picasso_board import board_look, draw_board
 from vision.picasso import BoardReading, read_board
 from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
-from vision.picasso.reader import OVERLONG_GAP_MM, join_in_line
+from vision.picasso.reader import OVERLONG_GAP_MM, PIECE_SHARE, join_in_line
 from vision.picasso.stick_lines import WOOD_PX
 from vision.picasso.sticks import StickFit
+
+from .boards import board_without_hand
 
 S = 1.5
 WOOD = (95, 150, 190)  # light wood once normalised (BGR)
@@ -45,6 +48,28 @@ def test_a_piece_too_long_for_a_short_stick_joins_its_partner_across_a_bare_gap(
     out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
     assert [f.kind for f in out] == ["long_stick"]
     assert abs(out[0].length_mm - 99.5) < 0.5
+
+
+def test_two_pieces_too_short_for_whole_sticks_join_across_a_bare_gap() -> None:
+    # 44.5 mm of wood, a 7.5 mm pale cord, 37 mm of wood: a long stick of 89 mm (wide
+    # looks run seed 5, board 9); the 37 mm piece is no whole short stick
+    assert PIECE_SHARE * 50.0 > 37.0
+    pieces = [(20.0, 64.5), (72.0, 109.0)]
+    norm, wm = _scene(pieces)
+    out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
+    assert [f.kind for f in out] == ["long_stick"]
+    # the same pieces farther apart than a string can hide stay two
+    pieces = [(20.0, 64.5), (64.5 + OVERLONG_GAP_MM + 2.0, 100.0 + OVERLONG_GAP_MM)]
+    norm, wm = _scene(pieces)
+    out = join_in_line([_fit(*p) for p in pieces], norm, S, DEFAULT_PROFILE, wm)
+    assert len(out) == 2
+
+
+def test_a_long_stick_of_dark_wood_under_a_pale_cord_reads_whole() -> None:
+    frame, want = board_without_hand("project", "normal", 5, 9, "wide")
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading) and not reading.occluded
+    assert reading.counts == want
 
 
 def test_two_short_sticks_with_a_bare_gap_stay_two() -> None:

@@ -487,7 +487,9 @@ def join_in_line(
         joined = _in_line(a, b, IN_LINE_GAP_MM, off_mm)
         if joined is None:
             return None
-        over = max(a.length_mm, b.length_mm) >= OVERLONG_SHARE * lengths[0]
+        over = max(a.length_mm, b.length_mm) >= OVERLONG_SHARE * lengths[0] or (
+            min(a.length_mm, b.length_mm) < PIECE_SHARE * lengths[0]
+        )
         if not _bridged(joined, a, b, wood_mp, s, normalised, over, shapes):
             return None
         p0, joint, p1 = joined
@@ -517,7 +519,8 @@ def _bridged(
     shapes: NDArray[np.uint8] | None = None,
 ) -> bool:
     """Whether the gap between two sticks in line is at most 6 mm (``OVERLONG_GAP_MM`` when
-    ``overlong``: one of them is longer than a short stick can measure), or is covered
+    ``overlong``: one of them is longer than a short stick can measure or shorter than a
+    whole one, ``PIECE_SHARE``), or is covered
     (wood, the string, a shadow, a shape (``shapes``, nonzero where a shape lies: a stick
     passes under it): anything but bare canvas along its middle). With the
     ``normalised`` picture, a place the wood map calls bare canvas is covered when the
@@ -553,6 +556,12 @@ def _bridged(
 #: A stick found longer than this share of the shortest kit stick is most likely part of a
 #: longer one (KIT.md's 50 mm: 55 mm; a whole short stick reads 50 mm, rarely up to 58) ...
 OVERLONG_SHARE = 1.1
+#: ... and so is one shorter than this share of the shortest kit stick (40 mm: a whole short
+#: stick reads 47 mm or more): the two in line across a bare gap up to ``OVERLONG_GAP_MM``
+#: are one stick then too. A pale lilac cord over a long stick of near-black wood (wide
+#: looks run seed 5, board 9) left a 44.5 mm and a 37 mm piece 7.5 mm apart, two short
+#: sticks for one long. On the 18 development sets that board alone changed.
+PIECE_SHARE = 0.8
 #: ... and when another stick lies in line with it, the two together as long as a kit stick
 #: (``JOIN_SHARE``), they are one stick across a bare gap up to this (mm): what a string of
 #: the canvas's own colour hides where it crosses (a white cord on a white canvas, which
