@@ -462,7 +462,9 @@ IN_LINE_FRAME_PX = 3.0
 #: two pieces may come out a few millimetres to either side of the stick's line (a 55 and a
 #: 45 mm piece of a long stick in a heap of five, wide looks run seed 4, board 83). On the
 #: 18 development sets 1.5 -> 3 mm changed no board, 4 mm read that board right, 5 mm no
-#: more; none read worse. The seam test still decides after.
+#: more; none read worse. The seam test still decides after. (``_in_line`` lets the two
+#: directions differ by what the offset allows at each end of the shorter piece: about 10
+#: degrees for a 45 mm piece.)
 IN_LINE_MM = 4.0
 
 
@@ -564,11 +566,12 @@ def _bridged(
 #: A stick found longer than this share of the shortest kit stick is most likely part of a
 #: longer one (KIT.md's 50 mm: 55 mm; a whole short stick reads 50 mm, rarely up to 58) ...
 OVERLONG_SHARE = 1.1
-#: ... and so is one shorter than this share of the shortest kit stick (40 mm: a whole short
-#: stick reads 47 mm or more): the two in line across a bare gap up to ``OVERLONG_GAP_MM``
-#: are one stick then too. A pale lilac cord over a long stick of near-black wood (wide
-#: looks run seed 5, board 9) left a 44.5 mm and a 37 mm piece 7.5 mm apart, two short
-#: sticks for one long. On the 18 development sets that board alone changed.
+#: ... and so is one shorter than this share of the shortest kit stick (KIT.md's 50 mm: 40 mm,
+#: too short for a short stick seen whole): the two in line across a bare gap up to
+#: ``OVERLONG_GAP_MM`` are one stick then too. A pale lilac cord over a long stick of
+#: near-black wood (wide looks run seed 5, board 9) left a 44.5 mm and a 37 mm piece 7.5 mm
+#: apart, two short sticks for one long. On the 18 development sets that board alone
+#: changed.
 PIECE_SHARE = 0.8
 #: ... and when another stick lies in line with it, the two together as long as a kit stick
 #: (``JOIN_SHARE``), they are one stick across a bare gap up to this (mm): what a string of

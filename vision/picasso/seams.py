@@ -106,7 +106,9 @@ class Lightness:
 class SeamCues:
     """The cues at one candidate joint: ``dip`` (relative lightness drop), ``offset_mm`` and
     ``turn_deg`` (between the two halves' centre lines), ``crossed`` (another stick crosses
-    there)."""
+    there), ``clear`` (neither the string nor a shape lies across), ``elsewhere`` (the
+    deepest dip away from the joint) and ``halves`` (the dip in each half of the stick's
+    width; None where not measured)."""
 
     dip: float
     offset_mm: float
@@ -244,15 +246,8 @@ def _half_dips(
     1.5 mm in from one long edge to 0.5 mm short of the centre line, and the same on the
     other side (``HALF_SHARE``)."""
     inner = np.arange(0.5, 0.5 * width - 1.49, 0.5)
-    out = []
-    for us in (-inner[::-1], inner):
-        pts = joint[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
-        prof = gray.remap(
-            (pts[..., 0] * s - 0.5).astype(np.float32),
-            (pts[..., 1] * s - 0.5).astype(np.float32),
-        ).mean(0)
-        out.append(_dip(np.asarray(prof, np.float32), ts))
-    return out[0], out[1]
+    a, b = (_dip(_middle(gray, joint, d, n, ts, width, s, us), ts) for us in (-inner[::-1], inner))
+    return a, b
 
 
 def _dip_elsewhere(
@@ -302,10 +297,13 @@ def _middle(
     ts: NDArray[np.float64],
     width: float,
     s: float,
+    us: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float32]:
     """The lightness along the middle of a stick (1.5 mm in from its long edges, averaged
-    across) at ``ts`` mm from ``origin`` along ``d``."""
-    us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
+    across) at ``ts`` mm from ``origin`` along ``d``; ``us``: other offsets across it to
+    average (mm along ``n``)."""
+    if us is None:
+        us = np.arange(-0.5 * width + 1.5, 0.5 * width - 1.49, 0.5)
     pts = origin[None, None, :] + ts[None, :, None] * d + us[:, None, None] * n
     return np.asarray(
         gray.remap(
