@@ -58,7 +58,7 @@ def test_a_patch_with_one_clear_direction_gives_two_lines_at_most() -> None:
 
 
 def test_two_short_sticks_showing_little_of_their_own_in_a_heap_are_counted() -> None:
-    """Development looks, run seed 3, board 82: painted red sticks, a heap of six; two short
+    """Development looks, run seed 3, board 82: painted red sticks, a heap of nine; two short
     sticks crossing the others each show 4-5 mm of middle band no other stick explains, and
     a 63 mm stretch over both was taken for one long stick (6 long, 3 short read; 5 and 5
     are there) while a stick had to show 5 mm of its own (``stick_selection.CORE_MIN_MM``)."""

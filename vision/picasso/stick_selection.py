@@ -26,7 +26,7 @@ from vision.picasso.stick_lines import NOT_WOOD, _Candidate, turn_between
 #: Selection weights (module docstring), in mm of stick.
 NONWOOD_WEIGHT = 3.0
 #: A stick is taken only if at least ``CORE_MIN_MM`` of its middle band ``CORE_MM`` wide is
-#: wood that no stick taken already explains. 5 -> 4 mm: in a heap of six sticks (development
+#: wood that no stick taken already explains. 5 -> 4 mm: in a heap of nine sticks (development
 #: looks run seed 3, board 82) two short sticks crossing the others showed 4-5 mm of their
 #: own each, and one 63 mm stretch over both was taken for a long stick. On the 18
 #: development sets that board alone changed (3.5 and 2.5 mm: the same board).
