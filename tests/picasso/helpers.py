@@ -10,6 +10,7 @@ from vision.picasso import segment as seg
 from vision.picasso.board import PX_PER_MM, BoardView, find_board
 from vision.picasso.learn import LearnedKit, learn_kit
 from vision.picasso.profile import DEFAULT_PROFILE
+from vision.picasso.stick_lines import WOOD_PX
 from vision.synth import StandInTextures
 from vision.synth.textures import Face
 
@@ -155,6 +156,26 @@ def scene_b() -> list:
     s3 = StickSpec("long_stick", (230.0, 170.0), 200.0)
     s4 = touching(s3, "long_stick", 35.0)
     return [s1, s2, s3, s4, ShapeSpec("half_circle", "green", (300.0, 60.0), 45.0)]
+
+
+#: Light wood once normalised (BGR), for drawn stick bars.
+WOOD_BGR = (95, 150, 190)
+
+
+def wood_bars(
+    bars: list[tuple[float, float, float]], s: float = 1.5
+) -> tuple[np.ndarray, np.ndarray]:
+    """A normalised canvas 200 x 100 mm at ``s`` px/mm and its wood map, with a bar of wood
+    8 mm wide along x for each (x0, x1, y) mm of ``bars`` (centred on y), bare canvas
+    elsewhere: (normalised BGR, wood map)."""
+    h, w = round(100 * s), round(200 * s)
+    norm = np.full((h, w, 3), seg.WHITE_LEVEL, np.uint8)
+    wm = np.zeros((h, w), np.uint8)
+    for x0, x1, y in bars:
+        box = np.s_[round((y - 4) * s) : round((y + 4) * s), round(x0 * s) : round(x1 * s)]
+        norm[box] = WOOD_BGR
+        wm[box] = WOOD_PX
+    return norm, wm
 
 
 def segmentation_of(frame: np.ndarray) -> seg.Segmentation:

@@ -8,31 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.picasso import BoardReading, read_board
-from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.reader import IN_LINE_MM, join_in_line
-from vision.picasso.stick_lines import WOOD_PX
 from vision.picasso.sticks import StickFit
 
-from .boards import board_without_hand
+from .boards import read_without_hand
+from .helpers import wood_bars
 
 S = 1.5
-WOOD = (95, 150, 190)  # light wood once normalised (BGR)
 
 
 def _pieces(offset_mm: float) -> tuple[list[StickFit], np.ndarray, np.ndarray]:
     """A 55 mm and a 45 mm piece end to end along x at y = 50 mm, the second's line
     ``offset_mm`` lower; a normalised canvas and wood map showing both."""
-    h, w = round(100 * S), round(200 * S)
-    norm = np.full((h, w, 3), seg.WHITE_LEVEL, np.uint8)
-    wm = np.zeros((h, w), np.uint8)
-    fits = []
-    for x0, x1, y in ((20.0, 75.0, 50.0), (75.0, 120.0, 50.0 + offset_mm)):
-        box = np.s_[round((y - 4) * S) : round((y + 4) * S), round(x0 * S) : round(x1 * S)]
-        norm[box] = WOOD
-        wm[box] = WOOD_PX
-        fits.append(StickFit("short_stick", (x0, y), (x1, y), x1 - x0, False))
+    bars = [(20.0, 75.0, 50.0), (75.0, 120.0, 50.0 + offset_mm)]
+    norm, wm = wood_bars(bars, S)
+    fits = [StickFit("short_stick", (x0, y), (x1, y), x1 - x0, False) for x0, x1, y in bars]
     return fits, norm, wm
 
 
@@ -49,7 +40,5 @@ def test_pieces_a_stick_width_apart_are_two() -> None:
 
 
 def test_a_long_stick_in_a_heap_of_five_reads_whole() -> None:
-    frame, want = board_without_hand("project", "normal", 4, 83, "wide")
-    reading = read_board(frame)
-    assert isinstance(reading, BoardReading) and not reading.occluded
+    reading, want = read_without_hand(("project", "normal", 4, 83, "wide"))
     assert reading.counts == want

@@ -13,12 +13,11 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.picasso import BoardReading, read_board
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.seams import HALF_SHARE, Lightness, SeamCues, seam_cues
 from vision.picasso.segment import WHITE_LEVEL
 
-from .boards import board_without_hand
+from .boards import read_without_hand
 
 S = 1.5
 
@@ -65,8 +64,6 @@ def test_the_halves_rule() -> None:
 
 
 def test_a_long_stick_under_a_slanting_string_stays_whole() -> None:
-    frame, want = board_without_hand("project", "normal", 2, 51, "wide")
-    reading = read_board(frame)
-    assert isinstance(reading, BoardReading) and not reading.occluded
+    reading, want = read_without_hand(("project", "normal", 2, 51, "wide"))
     assert reading.counts == want
     assert not any(s.seam for s in reading.sticks)

@@ -12,29 +12,20 @@ import numpy as np
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
 from vision.picasso import BoardReading, read_board
-from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.reader import OVERLONG_GAP_MM, PIECE_SHARE, join_in_line
-from vision.picasso.stick_lines import WOOD_PX
 from vision.picasso.sticks import StickFit
 
-from .boards import board_without_hand
+from .boards import read_without_hand
+from .helpers import wood_bars
 
 S = 1.5
-WOOD = (95, 150, 190)  # light wood once normalised (BGR)
 
 
 def _scene(pieces: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """A normalised canvas and its wood map with sticks 8 mm wide at y = 50 mm along x
     (each piece from x0 to x1 mm), bare canvas elsewhere."""
-    h, w = round(100 * S), round(200 * S)
-    norm = np.full((h, w, 3), seg.WHITE_LEVEL, np.uint8)
-    wm = np.zeros((h, w), np.uint8)
-    y0, y1 = round(46 * S), round(54 * S)
-    for x0, x1 in pieces:
-        norm[y0:y1, round(x0 * S) : round(x1 * S)] = WOOD
-        wm[y0:y1, round(x0 * S) : round(x1 * S)] = WOOD_PX
-    return norm, wm
+    return wood_bars([(x0, x1, 50.0) for x0, x1 in pieces], S)
 
 
 def _fit(x0: float, x1: float) -> StickFit:
@@ -66,9 +57,7 @@ def test_two_pieces_too_short_for_whole_sticks_join_across_a_bare_gap() -> None:
 
 
 def test_a_long_stick_of_dark_wood_under_a_pale_cord_reads_whole() -> None:
-    frame, want = board_without_hand("project", "normal", 5, 9, "wide")
-    reading = read_board(frame)
-    assert isinstance(reading, BoardReading) and not reading.occluded
+    reading, want = read_without_hand(("project", "normal", 5, 9, "wide"))
     assert reading.counts == want
 
 
