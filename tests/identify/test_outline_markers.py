@@ -142,11 +142,13 @@ def test_nothing_to_read_without_a_game_layout() -> None:
     assert outline_markers.outline_sightings(grey, *_grads_regions(grey), [], "nogame") == []
 
 
-def _pictures(agree: list[list[float]]):
-    """A ``pictures`` callable for three faces of the game: the agreements given (pose as
-    it lies, turned half round) whatever the outline."""
+def _pictures(agree: list[list[float]], likeness: list[list[float]] | None = None):
+    """A ``pictures`` callable for three faces of the game: the agreements and likenesses
+    given (pose as it lies, turned half round) whatever the outline (likeness: every face
+    alike, unless given)."""
     faces = [("pickpic-001", "front"), ("pickpic-002", "front"), ("pickpic-003", "front")]
-    return lambda poses: (faces, np.array(agree, np.float64)[: len(poses)])
+    like = np.zeros((2, 3)) if likeness is None else np.array(likeness, np.float64)
+    return lambda poses: (faces, np.array(agree, np.float64)[: len(poses)], like[: len(poses)])
 
 
 @pytest.mark.parametrize(
@@ -169,6 +171,27 @@ def test_a_marker_leading_narrowly_needs_the_likest_picture_of_the_game(
     assert not outline_markers._likest_picture(
         _pictures(agree), outline, ("pickpic-004", "front")
     )  # a face the comparison did not hold
+
+
+@pytest.mark.parametrize(
+    ("likeness", "named"),
+    [
+        ([[0.9, 0.85, 0.5], [0.6, 0.6, 0.6]], True),  # likest as a whole, by 0.05
+        ([[0.9, 0.88, 0.5], [0.6, 0.6, 0.6]], False),  # by 0.02: under LIKENESS_LEAD
+        ([[0.9, 0.5, 0.5], [0.6, 0.88, 0.6]], False),  # another face, turned half round
+        ([[0.9, 0.5, 0.5], [0.88, 0.6, 0.6]], False),  # its own face, turned half round
+    ],
+)
+def test_a_marker_leading_narrowly_names_the_face_whose_picture_is_likest_as_a_whole(
+    likeness: list[list[float]], named: bool
+) -> None:
+    # The cells' agreement alone would not name it: another face agrees more (a small,
+    # blurred card in pale ink agrees with many faces once the light is fitted).
+    agree = [[0.5, 0.8, 0.3], [0.2, 0.2, 0.2]]
+    outline = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
+    card = ("pickpic-001", "front")
+    assert not outline_markers._likest_picture(_pictures(agree), outline, card)
+    assert outline_markers._likest_picture(_pictures(agree, likeness), outline, card) is named
 
 
 @functools.cache

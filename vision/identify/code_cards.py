@@ -234,14 +234,23 @@ def _portrait(size: tuple[float, float]) -> bool:
     return size[0] <= size[1]
 
 
+@functools.cache
+def _game_descriptors(game: str) -> NDArray[np.float32]:
+    """(f, D) :func:`appearance.describe` of the game's faces (:func:`_game_faces`' order)."""
+    return appearance.describe(_game_faces(game)[1])
+
+
 def _game_face_agreement(
     bgr: NDArray[np.uint8], poses: NDArray[np.float64], game: str
-) -> tuple[tuple[tuple[str, str], ...], NDArray[np.float64]]:
-    """(the game's portrait faces, (k, f) agreement of each pose (k, 4, 2) with each of them):
+) -> tuple[tuple[tuple[str, str], ...], NDArray[np.float64], NDArray[np.float64]]:
+    """(the game's portrait faces, (k, f) agreement of each pose (k, 4, 2) with each of them,
+    (k, f) likeness of each: the cosine of their :func:`appearance.describe` descriptors, the
+    card's picture as a whole with its lightness and colours' means and spread taken out):
     each pose rectified once."""
     faces, refs = _game_faces(game)
     if not faces or not len(poses):
-        return faces, np.zeros((len(poses), len(faces)))
+        none = np.zeros((len(poses), len(faces)))
+        return faces, none, none
     gh, gw = refs.shape[1:3]
     rect = appearance.rectify(bgr, poses, (gw * 3, gh * 3))
     cells = appearance.lab_cells(rect, (gw, gh))
@@ -251,7 +260,8 @@ def _game_face_agreement(
         np.broadcast_to(refs, (k, *refs.shape)).reshape(-1, gh, gw, 3),
         chroma=PRINT_CHROMA,
     )
-    return faces, agree.reshape(k, f)
+    likeness = np.asarray(appearance.describe(cells) @ _game_descriptors(game).T, np.float64)
+    return faces, agree.reshape(k, f), likeness
 
 
 def _by_codes(

@@ -1,0 +1,115 @@
+"""Small cards named where their outline puts their markers (issue 26, part 3), three rules
+of :mod:`vision.identify.outline_markers`: the card's picture counts as its face's when it
+is the likest of the game's faces as a whole (``LIKENESS_LEAD``), not only by its cells'
+agreement; a marker that trails another of the kit's narrowly names the card when the
+picture says so (``PICTURED_LEAD``), never where the rival is another game's card whose
+picture agrees more; and two outlines on one card name it once, by the squares that score
+best."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from pictable.bench.readers.identify import PLACE_MAX, placement_error
+from vision.identify import outline_markers
+from vision.identify.identify import identify_frame
+from vision.identify.scenes import make_scene, scene_seed
+
+
+@functools.cache
+def _scene(seed: int, looks: str, index: int) -> tuple[np.ndarray, object]:
+    """Scene ``index`` of the hard codes tables of ``seed`` in looks ``looks`` (development
+    groups: ``dev``, ``wide``)."""
+    return make_scene("codes", "hard", scene_seed(seed, index), looks)
+
+
+def _named(frame: np.ndarray) -> dict[str, np.ndarray]:
+    res = identify_frame(frame, None, codes="fast", game="pickpic")
+    return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
+
+
+def _placed_on_its_card(named: dict[str, np.ndarray], truth, card: str) -> bool:
+    own = next(t for t in truth.cards if f"{t.card_id}/{t.face}" == card)
+    return placement_error(named[card], own.corners_px) <= PLACE_MAX
+
+
+@pytest.mark.parametrize(
+    ("seed", "looks", "index", "card"),
+    [
+        (2, "wide", 55, "pickpic-093/front"),  # pale ink, 50 px wide
+        (2, "dev", 45, "pickpic-017/front"),  # 40 px wide
+    ],
+)
+def test_a_narrow_lead_names_the_card_whose_picture_is_the_likest_as_a_whole(
+    seed: int, looks: str, index: int, card: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The marker leads narrowly; the cells' agreement ranks other faces of the game above
+    # the card's own, its likeness as a whole ranks the card's first.
+    frame, truth = _scene(seed, looks, index)
+    named = _named(frame)
+    assert card in named and _placed_on_its_card(named, truth, card)
+    monkeypatch.setattr(outline_markers, "LIKENESS_LEAD", np.inf)
+    assert card not in _named(frame)
+
+
+@pytest.mark.parametrize(
+    ("seed", "looks", "index", "card"),
+    [
+        (2, "wide", 62, "pickpic-118/front"),  # 43 px wide
+        (2, "dev", 11, "pickpic-085/back"),  # 40 px wide: a back, told by its code
+    ],
+)
+def test_a_marker_trailing_another_of_the_kit_narrowly_names_the_card_its_picture_confirms(
+    seed: int, looks: str, index: int, card: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, truth = _scene(seed, looks, index)
+    named = _named(frame)
+    assert card in named and _placed_on_its_card(named, truth, card)
+    assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
+    monkeypatch.setattr(outline_markers, "PICTURED_LEAD", 0.0)
+    assert card not in _named(frame)
+
+
+def _agreement(scores: dict[tuple[str, str], float]):
+    return lambda poses, faces: np.array([scores[tuple(f)] for f in faces], np.float64)
+
+
+def test_a_trailing_marker_names_nothing_where_another_games_card_looks_likelier() -> None:
+    outline = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
+    named, foreign = ("pickpic-001", "front"), ("picflip-010", "front")
+    likelier = _agreement({named: 0.5, foreign: 0.7})
+    less = _agreement({named: 0.7, foreign: 0.5})
+    check = outline_markers._likelier_than_foreign
+    assert not check(likelier, outline, named, foreign, "pickpic")
+    assert check(less, outline, named, foreign, "pickpic")
+    assert not check(None, outline, named, foreign, "pickpic")  # no picture: not named
+    # A rival of the game's own (a marker turned a quarter, another card's) is the game
+    # picture test's to settle; a rival naming no card leaves nothing to compare.
+    assert check(likelier, outline, named, ("pickpic-002", "front"), "pickpic")
+    assert check(likelier, outline, named, None, "pickpic")
+
+
+def test_two_outlines_on_one_card_name_it_once_on_its_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two outlines on pickpic-049 (wide looks, 44 px wide), their squares found a few
+    # pixels apart: both named it, and its four soft markers placed it 14% of its height
+    # off. The squares that score best place it alone.
+    frame, truth = _scene(2, "wide", 40)
+    seen: list[list] = []
+    original = outline_markers.outline_sightings
+
+    def spy(*args, **kwargs):
+        seen.append(original(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(outline_markers, "outline_sightings", spy)
+    named = _named(frame)
+    assert seen and any(seen)
+    for found in seen:
+        cards = [(s.card, s.side) for s in found]
+        assert all(cards.count(c) == 2 for c in cards)
+    assert _placed_on_its_card(named, truth, "pickpic-049/front")
