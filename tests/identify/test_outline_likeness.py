@@ -113,3 +113,39 @@ def test_two_outlines_on_one_card_name_it_once_on_its_card(
         cards = [(s.card, s.side) for s in found]
         assert all(cards.count(c) == 2 for c in cards)
     assert _placed_on_its_card(named, truth, "pickpic-049/front")
+
+
+@pytest.mark.parametrize(
+    ("seed", "looks", "index", "card"),
+    [
+        (2, "wide", 85, "pickpic-020/front"),  # 46 px wide
+        (2, "wide", 27, "pickpic-001/back"),  # 39 px wide: a back, told by its code
+    ],
+)
+def test_the_games_next_likest_marker_names_the_card_where_the_likest_fails_the_tests(
+    seed: int, looks: str, index: int, card: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another marker of the game scores best at the outline, but the card's picture (or a
+    # back's code) is not its face's; the card's own marker, a little behind, passes.
+    frame, truth = _scene(seed, looks, index)
+    named = _named(frame)
+    assert card in named and _placed_on_its_card(named, truth, card)
+    assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
+    monkeypatch.setattr(outline_markers, "CANDIDATES", 1)
+    assert card not in _named(frame)
+
+
+def test_a_marker_behind_the_games_likest_needs_both_picture_tests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At a card of 46 px (pickpic-079, development looks), the third likest marker of the
+    # game is pickpic-066's: the cells agree with 066's face narrowly more than with any
+    # other (0.73 against 0.70), the picture as a whole is far from it (0.40 against 0.66).
+    frame, truth = _scene(2, "dev", 85)
+    assert "pickpic-066" not in {t.card_id for t in truth.cards}
+    assert "pickpic-066/front" not in _named(frame)
+    likest = outline_markers._likest_picture
+    monkeypatch.setattr(
+        outline_markers, "_likest_picture", lambda p, o, n, both=False: likest(p, o, n)
+    )
+    assert "pickpic-066/front" in _named(frame)

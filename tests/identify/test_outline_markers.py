@@ -232,7 +232,7 @@ def test_a_marker_leading_narrowly_names_nothing_where_another_picture_is_likeli
     frame, truth = _dev_scene(2, 85)
     assert "pickpic-055" not in {t.card_id for t in truth.cards}
     assert "pickpic-055/front" not in _named(frame)
-    monkeypatch.setattr(outline_markers, "_likest_picture", lambda *a: True)
+    monkeypatch.setattr(outline_markers, "_likest_picture", lambda *a, **k: True)
     assert "pickpic-055/front" in _named(frame)
 
 
