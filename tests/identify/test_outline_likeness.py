@@ -36,6 +36,19 @@ def _placed_on_its_card(named: dict[str, np.ndarray], truth, card: str) -> bool:
     return placement_error(named[card], own.corners_px) <= PLACE_MAX
 
 
+def _named_only_by_the_rule(
+    scene: tuple[int, str, int], card: str, rule: str, off: float, mp: pytest.MonkeyPatch
+) -> None:
+    """``card`` is named in ``scene`` (seed, looks, index), on its card, and nothing that is
+    not on the table; with ``outline_markers``' ``rule`` set to ``off``, it is not named."""
+    frame, truth = _scene(*scene)
+    named = _named(frame)
+    assert card in named and _placed_on_its_card(named, truth, card)
+    assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
+    mp.setattr(outline_markers, rule, off)
+    assert card not in _named(frame)
+
+
 @pytest.mark.parametrize(
     ("seed", "looks", "index", "card"),
     [
@@ -48,11 +61,7 @@ def test_a_narrow_lead_names_the_card_whose_picture_is_the_likest_as_a_whole(
 ) -> None:
     # The marker leads narrowly; the cells' agreement ranks other faces of the game above
     # the card's own, its likeness as a whole ranks the card's first.
-    frame, truth = _scene(seed, looks, index)
-    named = _named(frame)
-    assert card in named and _placed_on_its_card(named, truth, card)
-    monkeypatch.setattr(outline_markers, "LIKENESS_LEAD", np.inf)
-    assert card not in _named(frame)
+    _named_only_by_the_rule((seed, looks, index), card, "LIKENESS_LEAD", np.inf, monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -65,12 +74,7 @@ def test_a_narrow_lead_names_the_card_whose_picture_is_the_likest_as_a_whole(
 def test_a_marker_trailing_another_of_the_kit_narrowly_names_the_card_its_picture_confirms(
     seed: int, looks: str, index: int, card: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    frame, truth = _scene(seed, looks, index)
-    named = _named(frame)
-    assert card in named and _placed_on_its_card(named, truth, card)
-    assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
-    monkeypatch.setattr(outline_markers, "PICTURED_LEAD", 0.0)
-    assert card not in _named(frame)
+    _named_only_by_the_rule((seed, looks, index), card, "PICTURED_LEAD", 0.0, monkeypatch)
 
 
 def _agreement(scores: dict[tuple[str, str], float]):
@@ -127,12 +131,7 @@ def test_the_games_next_likest_marker_names_the_card_where_the_likest_fails_the_
 ) -> None:
     # Another marker of the game scores best at the outline, but the card's picture (or a
     # back's code) is not its face's; the card's own marker, a little behind, passes.
-    frame, truth = _scene(seed, looks, index)
-    named = _named(frame)
-    assert card in named and _placed_on_its_card(named, truth, card)
-    assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
-    monkeypatch.setattr(outline_markers, "CANDIDATES", 1)
-    assert card not in _named(frame)
+    _named_only_by_the_rule((seed, looks, index), card, "CANDIDATES", 1, monkeypatch)
 
 
 def test_a_marker_behind_the_games_likest_needs_both_picture_tests(

@@ -139,7 +139,7 @@ Pictures = Callable[
 #: against 0.70 by agreement, 0.40 against 0.66 by likeness). Hard development sets, codes
 #: (development looks seeds 2 and 3, wide looks seed 2, the kit's look seed 0; the second
 #: drawer's development looks seeds 0 and 5): 574 -> 577, 528 -> 531, 560 -> 565,
-#: 593 -> 593, 309 -> 309, 273 -> 274; no wrong id; placed off 11 -> 12.
+#: 593 -> 593, 309 -> 309, 273 -> 274; no wrong id; placed off 10 -> 11.
 CANDIDATES = 3
 #: Outlines read a frame, the best supported first.
 MAX_OUTLINES = 24
@@ -473,8 +473,9 @@ def outline_sightings(
     best: dict[tuple[str, str], tuple[float, list[CodeSighting]]] = {}
     for i in range(n):
         kit = None
-        # The game's markers the likest first: where the best fails the tests, the next
-        # (trailing it by less than -PICTURED_LEAD) may pass them.
+        # The game's markers, the likest first: where one fails the tests below, the next
+        # is tried (CANDIDATES); one trailing another of the kit's by more than
+        # -PICTURED_LEAD is not named.
         for rank, flat in enumerate(np.argsort(-joint[i], axis=None)[:CANDIDATES]):
             pose, col = np.unravel_index(int(flat), joint[i].shape)
             top = float(joint[i, pose, col])
