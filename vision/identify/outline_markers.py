@@ -345,6 +345,20 @@ def _likest_picture(
     return (by_cells and as_whole) if both else (by_cells or as_whole)
 
 
+def _remembered(pictures: Pictures) -> Pictures:
+    """``pictures`` answering poses it was asked before (the same corners) from memory."""
+    memo: dict[bytes, tuple[Sequence[tuple[str, str]], NDArray[np.float64], NDArray[np.float64]]]
+    memo = {}
+
+    def remembered(poses: NDArray[np.float64]):
+        key = np.ascontiguousarray(poses, np.float64).tobytes()
+        if key not in memo:
+            memo[key] = pictures(poses)
+        return memo[key]
+
+    return remembered
+
+
 def _leads(score: NDArray[np.float64], k: int, lead: float, least: float) -> bool:
     """Whether ``score[0, k]`` (the face ``k`` on the outline as it lies) is at least
     ``least`` and more than every other of ``score`` (every face, either way up) by more than
@@ -425,6 +439,9 @@ def outline_sightings(
     if layout is None:
         return []
     face, squares = layout
+    if pictures is not None:
+        # The game's likest markers at one outline ask for the same two poses' pictures.
+        pictures = _remembered(pictures)
     not_cards, heights_at = None, np.zeros((0, 3))
     if fiducials is not None and len(fiducials[0]):
         not_cards = fiducials[0]
