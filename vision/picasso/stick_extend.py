@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
-from vision.picasso.stick_like import lengthened, on_any
+from vision.picasso.stick_like import faded_lengthened, lengthened, on_any
 from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line, turn_between
 from vision.picasso.stick_selection import _explained
 from vision.picasso.stick_stretches import _measure, _sample_bands, _stretch_ranges
@@ -56,6 +56,10 @@ ALONG_MAX = 0.3
 #: running on under the string to another stick's end shows almost none (0.05); a long
 #: stick's far half, dark wood on a coarse view half called the string's colour, 0.38.
 OWN_MIN = 0.25
+#: A stick measuring under this share of the kit stick it is named (none of the kit's
+#: lengths) may be fading into a glare: lengthened by ``stick_like.faded_lengthened``.
+FADED_SHARE = 0.85
+FADED = True
 
 
 def extend_short(
@@ -88,6 +92,14 @@ def extend_short(
             got = _extended(f, out, longer[0].length_mm, wood_mp, s, width)
             if got is None and normalised is not None:
                 got = _by_colour(f, out, longer[0].length_mm, normalised, shapes, s, width)
+        if (
+            got is None
+            and longer
+            and normalised is not None
+            and FADED
+            and f.length_mm < FADED_SHARE * kinds[named].length_mm
+        ):
+            got = _by_colour(f, out, longer[0].length_mm, normalised, shapes, s, width, True)
         if got is None:
             k += 1
             continue
@@ -205,10 +217,13 @@ def _by_colour(
     shapes: NDArray[np.uint8] | None,
     s: float,
     width: float,
+    faded: bool = False,
 ) -> tuple[_Line, float, float, set[int]] | None:
     """``_extended``'s answer where the picture, not the wood map, shows stick ``f`` going
-    on along its line to a ``target_mm`` stick (``stick_like.lengthened``)."""
-    ends = lengthened(f, fits, target_mm, SHARE, normalised, shapes, s, width)
+    on along its line to a ``target_mm`` stick (``stick_like.lengthened``; with ``faded``,
+    fading into a glare: ``stick_like.faded_lengthened``)."""
+    grow = faded_lengthened if faded else lengthened
+    ends = grow(f, fits, target_mm, SHARE, normalised, shapes, s, width)
     if ends is None:
         return None
     a, b = (e * s - 0.5 for e in ends)

@@ -11,7 +11,9 @@ wood's look):
 - ``own_colour``: a stick's median colour along its middle;
 - ``lengthened``: a stick found shorter than a kit stick, lengthened along its own line over
   what looks like it, when the whole then measures a longer kit stick and ends squarely
-  (``stick_extend.extend_short`` asks this where the wood map shows no longer stretch).
+  (``stick_extend.extend_short`` asks this where the wood map shows no longer stretch);
+- ``faded_lengthened``: the same for a stick fading into a glare, over what differs from the
+  canvas beside it the stick's way (from the canvas's colour towards the stick's).
 """
 
 from __future__ import annotations
@@ -215,6 +217,135 @@ def lengthened(
     if back is None:
         return None
     ahead = _run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
+    if ahead is None or math.isclose(back + ahead, 0.0):
+        return None
+    if not lo <= length + back + ahead <= hi:
+        return None
+    return p0 - back * d, p1 + ahead * d
+
+
+#: A stick fading into a glare (its far part washed towards white, or into the canvas's
+#: own colour): the picture looks like it where its difference from the canvas beside it
+#: points the stick's way (from the canvas's colour to the stick's) and reaches at least
+#: ``FADED_MIN`` of the stick's own contrast, off that way by at most ``FADED_OFF`` of what
+#: it reaches (and ``FADED_NOISE`` levels).
+FADED_MIN = 0.25
+FADED_OFF = 0.6
+FADED_NOISE = 6.0
+#: The canvas beside the stick: the brighter side, this far (mm) past the stick's edge.
+FADED_BESIDE_MM = 4.0
+
+
+def _toward(
+    seen: NDArray[np.float32],
+    beside: NDArray[np.float32],
+    stick: NDArray[np.float32],
+    canvas: NDArray[np.float32],
+) -> NDArray[np.bool_]:
+    """Which colours ``seen`` (..., 3) differ from the canvas ``beside`` them (broadcast)
+    the stick's way (``FADED_MIN``, ``FADED_OFF``)."""
+    v = stick - canvas
+    e = seen - beside
+    t = (e @ v) / float(v @ v)
+    off = np.linalg.norm(e - t[..., None] * v, axis=-1)
+    return np.asarray(
+        (t >= FADED_MIN) & (off <= FADED_OFF * t * float(np.linalg.norm(v)) + FADED_NOISE), bool
+    )
+
+
+def _faded_run(
+    normalised: NDArray[np.uint8],
+    end: NDArray[np.float64],
+    d: NDArray[np.float64],
+    reach: float,
+    stick: NDArray[np.float32],
+    canvas: NDArray[np.float32],
+    others: list[StickFit],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+) -> float | None:
+    """``_run`` for a stick fading away: how far past ``end`` the picture goes on differing
+    from the canvas beside it the stick's way (``_toward``)."""
+    h, w = normalised.shape[:2]
+    n = np.array([-d[1], d[0]])
+    ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
+    pts = end[None, :] + ts[:, None] * d[None, :]
+    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
+    off = 0.5 * width + FADED_BESIDE_MM
+    side = _pixels(normalised, np.stack([pts + off * n, pts - off * n]), s)
+    beside = np.where((side[0].sum(-1) >= side[1].sum(-1))[:, None], side[0], side[1])
+    like = _toward(across(normalised, pts, d, s), beside, stick, canvas) & inside
+    stop = on_any(pts, others, width)
+    if shapes is not None:
+        xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
+        ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
+        stop |= shapes[ys, xs] > 0
+    gap = round(GAP_MM / STEP_MM)
+    last = -1
+    k = 0
+    while k < len(ts) and not stop[k]:
+        if like[k]:
+            last = k
+        elif k - last > gap:
+            break
+        k += 1
+    if last < 0:
+        return 0.0
+    length = float(ts[last])
+    ref = np.median(beside[max(0, last - 5) : last + 1], axis=0)
+    met = last + 1 < len(ts) and bool(stop[last + 1 : last + 1 + gap + 1].any())
+    if not met:
+        tb = length + np.arange(-4.0, 6.01, 1.0)
+        ub = np.arange(-END_HALF_MM, END_HALF_MM + 1e-9, 1.0)
+        pb = end[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
+        away = (np.abs(ub)[:, None] > 0.5 * width + 1.0) | (tb[None, :] > length + 1.0)
+        seen = _toward(_pixels(normalised, pb, s), ref, stick, canvas)
+        if float(seen[away].mean()) > END_LIKE_MAX:
+            return None
+    off = 0.5 * width + 2.5
+    run = pts[: last + 1]
+    sides = np.stack([run + off * n, run - off * n])
+    wide = _toward(_pixels(normalised, sides, s), beside[: last + 1], stick, canvas)
+    wide = wide[0] & wide[1]
+    near = on_any(sides[0], others, width) | on_any(sides[1], others, width)
+    if length >= FLANKS_FROM_MM and (~near).any() and float(wide[~near].mean()) > FLANKS_MAX:
+        return None
+    return length
+
+
+def faded_lengthened(
+    f: StickFit,
+    fits: list[StickFit],
+    target_mm: float,
+    share: tuple[float, float],
+    normalised: NDArray[np.uint8],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """``lengthened`` for a stick fading into a glare: new ends (mm) of stick ``f`` along
+    its own line over what differs from the canvas beside it the stick's way
+    (``_faded_run``), when the whole measures ``share`` of ``target_mm``."""
+    stick = own_colour(normalised, f, s)
+    canvas = np.full(3, WHITE_LEVEL, np.float32)
+    if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
+        return None
+    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
+    length = float(np.linalg.norm(p1 - p0))
+    if length <= 0:
+        return None
+    d = (p1 - p0) / length
+    lo, hi = share[0] * target_mm, share[1] * target_mm
+    reach = hi - length + 1.0
+    if reach <= 0:
+        return None
+    others = [g for g in fits if g is not f]
+    args = (stick, canvas, others, shapes, s, width)
+    back = _faded_run(normalised, p0, -d, reach, *args)
+    if back is None:
+        return None
+    ahead = _faded_run(normalised, p1, d, reach, *args)
     if ahead is None or math.isclose(back + ahead, 0.0):
         return None
     if not lo <= length + back + ahead <= hi:
