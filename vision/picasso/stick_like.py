@@ -19,6 +19,7 @@ wood's look):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -194,11 +195,14 @@ def lengthened(
     shapes: NDArray[np.uint8] | None,
     s: float,
     width: float,
+    run: Callable[..., float | None] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """New ends (mm) of stick ``f`` lengthened along its own line, past either end or both,
-    over what looks like it (nearer its own colour than the canvas's), when the whole then
-    measures ``share`` of ``target_mm``; None when it does not, or when ``f``'s colour
-    cannot be told from the canvas's (``MIN_CONTRAST``)."""
+    over what looks like it (nearer its own colour than the canvas's; ``run``: how far past
+    an end, ``_run`` unless given), when the whole then measures ``share`` of
+    ``target_mm``; None when it does not, or when ``f``'s colour cannot be told from the
+    canvas's (``MIN_CONTRAST``)."""
+    run = _run if run is None else run
     stick = own_colour(normalised, f, s)
     canvas = np.full(3, WHITE_LEVEL, np.float32)
     if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
@@ -213,10 +217,10 @@ def lengthened(
     if reach <= 0:
         return None
     others = [g for g in fits if g is not f]
-    back = _run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width)
+    back = run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width)
     if back is None:
         return None
-    ahead = _run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
+    ahead = run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
     if ahead is None or math.isclose(back + ahead, 0.0):
         return None
     if not lo <= length + back + ahead <= hi:
@@ -327,27 +331,4 @@ def faded_lengthened(
     """``lengthened`` for a stick fading into a glare: new ends (mm) of stick ``f`` along
     its own line over what differs from the canvas beside it the stick's way
     (``_faded_run``), when the whole measures ``share`` of ``target_mm``."""
-    stick = own_colour(normalised, f, s)
-    canvas = np.full(3, WHITE_LEVEL, np.float32)
-    if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
-        return None
-    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
-    length = float(np.linalg.norm(p1 - p0))
-    if length <= 0:
-        return None
-    d = (p1 - p0) / length
-    lo, hi = share[0] * target_mm, share[1] * target_mm
-    reach = hi - length + 1.0
-    if reach <= 0:
-        return None
-    others = [g for g in fits if g is not f]
-    args = (stick, canvas, others, shapes, s, width)
-    back = _faded_run(normalised, p0, -d, reach, *args)
-    if back is None:
-        return None
-    ahead = _faded_run(normalised, p1, d, reach, *args)
-    if ahead is None or math.isclose(back + ahead, 0.0):
-        return None
-    if not lo <= length + back + ahead <= hi:
-        return None
-    return p0 - back * d, p1 + ahead * d
+    return lengthened(f, fits, target_mm, share, normalised, shapes, s, width, _faded_run)
