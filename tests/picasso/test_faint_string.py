@@ -129,3 +129,73 @@ def test_a_faint_band_a_stick_wide_is_no_string() -> None:
     cv2.line(prob, (20, 60), (180, 90), 0.25, 6)
     got = cord_module.faint_cord(_logits(prob), np.zeros((H, W), np.uint8), S, DEFAULT_PROFILE)
     assert not got.present
+
+
+def _band(points: list[tuple[int, int]], px: int) -> np.ndarray:
+    """The string probability 0.25 along a polyline ``px`` pixels wide at half resolution."""
+    prob = np.zeros((H // 2, W // 2), np.float32)
+    pts = np.array(points, np.int32).reshape(-1, 1, 2)
+    cv2.polylines(prob, [pts], False, 0.25, px)
+    return prob
+
+
+#: A loose curve across the canvas (half-resolution pixels), about 220 mm along.
+BENDING = [(20 + 4 * k, int(75 + 25 * math.sin(k / 8.0))) for k in range(43)]
+
+
+def test_a_blurred_cord_wider_than_a_string_that_bends_is_the_string() -> None:
+    """The model's probability spreads over a blurred white cord's width: a band about 7.7
+    mm wide (area over length) that bends is the string."""
+    got = cord_module.faint_cord(
+        _logits(_band(BENDING, 4)), np.zeros((H, W), np.uint8), S, DEFAULT_PROFILE
+    )
+    assert got.present
+
+
+def test_straight_bands_as_wide_are_washed_out_sticks() -> None:
+    """Two straight bands as wide, a long stick's length each: no string."""
+    prob = np.maximum(_band([(20, 30), (95, 50)], 4), _band([(30, 110), (105, 95)], 4))
+    got = cord_module.faint_cord(_logits(prob), np.zeros((H, W), np.uint8), S, DEFAULT_PROFILE)
+    assert not got.present
+
+
+def test_a_bending_band_wider_than_a_stick_is_no_string() -> None:
+    """A band about 13.6 mm wide bending: wider than a blurred cord."""
+    got = cord_module.faint_cord(
+        _logits(_band(BENDING, 8)), np.zeros((H, W), np.uint8), S, DEFAULT_PROFILE
+    )
+    assert not got.present
+
+
+# A white string whose model probability is wider than a string (before: missed): our
+# renderer's hard tier, development looks, run seed 3 board 45; the second drawer's
+# development looks seed 0 board 92, and its hard tier seed 0 board 49.
+WIDE_FAINT = [("ours", "hard", 3, 45), ("second", "normal", 0, 92), ("second", "hard", 0, 49)]
+
+
+def _frame(who: str, tier: str, seed: int, index: int) -> tuple[np.ndarray, dict]:
+    if who == "ours":
+        frame, truth = render_board(tier, scene_seed(seed, index), looks="dev")
+        want = truth.to_json()["board"]["counts"]
+        return frame, {k: int(v) for k, v in want.items()}
+    from pictable.bench.drawers.picasso_board import board_look, draw_board
+
+    n = seed * 100_003 + index
+    b = draw_board(n, look=board_look(n, "dev"), tier=tier)
+    assert not b.hand
+    return b.frame, dict(b.counts)
+
+
+@pytest.mark.parametrize("case", WIDE_FAINT, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}-{c[3]}")
+def test_a_white_string_blurred_wide_is_counted(
+    case: tuple[str, str, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, want = _frame(*case)
+    assert want["string"] == 1
+    reading = read_board(frame)
+    assert isinstance(reading, BoardReading) and not reading.occluded
+    assert reading.counts["string"] == 1
+    monkeypatch.setattr(cord_module, "FAINT_WIDE_MM", cord_module.THIN_MM)
+    before = read_board(frame)
+    assert isinstance(before, BoardReading)
+    assert before.counts["string"] == 0

@@ -296,6 +296,28 @@ FAINT_PROB = 0.12
 FAINT_PIECE_MM = 30.0
 #: ... and not within this of the canvas's edge (mm: the frame's rim)
 FAINT_EDGE_MM = 4.0
+#: ... thin (``THIN_MM``), or up to this wide (mm, area over length) where the piece bends:
+#: the model's probability spreads over a blurred cord's width (pieces of white strings on
+#: the development sets measured 5.5-8.2 mm), and a stick is straight.
+FAINT_WIDE_MM = 10.0
+#: A piece bends when its skeleton strays this far (mm) from its own straight axis (a
+#: straight band's skeleton strays by its spurs at the ends, under half its width).
+FAINT_BEND_MM = 4.0
+
+
+def _bends(
+    skel: NDArray[np.bool_], lab: NDArray[np.int32], stat: NDArray[np.int32], k: int, px_mm: float
+) -> bool:
+    """Whether patch ``k`` of ``lab`` (its stats ``stat``) bends: its part of the skeleton
+    ``skel`` strays more than ``FAINT_BEND_MM`` from its principal axis."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    ys, xs = np.nonzero(skel[y : y + h, x : x + w] & (lab[y : y + h, x : x + w] == k))
+    if len(xs) < 3:
+        return False
+    pts = np.stack([xs, ys], 1).astype(np.float64)
+    pts -= pts.mean(axis=0)
+    _, _, axes = np.linalg.svd(pts, full_matrices=False)
+    return float(np.abs(pts @ axes[1]).max()) / px_mm > FAINT_BEND_MM
 
 
 def faint_cord(
@@ -340,6 +362,8 @@ def faint_cord(
     along = np.bincount(lab[skel], minlength=n) / px_mm
     width = stats[:, cv2.CC_STAT_AREA] / px_mm**2 / np.maximum(along, 1e-3)
     keep = maybe_piece & (along >= FAINT_PIECE_MM) & (width <= THIN_MM)
+    for k in np.flatnonzero(maybe_piece & (along >= FAINT_PIECE_MM) & ~keep):
+        keep[k] = width[k] <= FAINT_WIDE_MM and _bends(skel, lab, stats[k], k, px_mm)
     length = float(along[keep].sum())
     if length < MIN_LENGTH_MM:
         return none
