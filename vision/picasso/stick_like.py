@@ -19,7 +19,6 @@ wood's look):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -123,111 +122,6 @@ def on_any(pts: NDArray[np.float64], others: list[StickFit], width: float) -> ND
     return np.asarray(on.any(axis=0), bool)
 
 
-def _run(
-    normalised: NDArray[np.uint8],
-    end: NDArray[np.float64],
-    d: NDArray[np.float64],
-    reach: float,
-    stick: NDArray[np.float32],
-    canvas: NDArray[np.float32],
-    others: list[StickFit],
-    shapes: NDArray[np.uint8] | None,
-    s: float,
-    width: float,
-) -> float | None:
-    """How far past ``end`` (mm, along ``d``) the picture goes on looking like the stick,
-    within ``reach``; None where it does not end squarely (``END_LIKE_MAX``) or runs along
-    something wider than a stick (``FLANKS_MAX``). The run stops at another stick's
-    rectangle (``others``: a stick meets this one there, or lies over it) and at a shape."""
-    h, w = normalised.shape[:2]
-    n = np.array([-d[1], d[0]])
-    ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
-    pts = end[None, :] + ts[:, None] * d[None, :]
-    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
-    like = _like(across(normalised, pts, d, s), stick, canvas) & inside
-    stop = on_any(pts, others, width)
-    if shapes is not None:
-        xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
-        ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
-        stop |= shapes[ys, xs] > 0
-    gap = round(GAP_MM / STEP_MM)
-    last = -1  # index of the last sample of the run
-    k = 0
-    while k < len(ts) and not stop[k]:
-        if like[k]:
-            last = k
-        elif k - last > gap:
-            break
-        k += 1
-    if last < 0:
-        return 0.0
-    length = float(ts[last])
-    met = last + 1 < len(ts) and bool(stop[last + 1 : last + 1 + gap + 1].any())
-    if not met:
-        # ends squarely: past the run's end, bare canvas across the line
-        tb = length + np.arange(-4.0, 6.01, 1.0)
-        ub = np.arange(-END_HALF_MM, END_HALF_MM + 1e-9, 1.0)
-        pb = end[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
-        # (not the run's own band)
-        away = (np.abs(ub)[:, None] > 0.5 * width + 1.0) | (tb[None, :] > length + 1.0)
-        seen = _like(_pixels(normalised, pb, s), stick, canvas)
-        if float(seen[away].mean()) > END_LIKE_MAX:
-            return None
-    # a stick's width: the picture beside the run is not the stick's
-    off = 0.5 * width + 2.5
-    run = pts[: last + 1]
-    sides = np.stack([run + off * n, run - off * n])
-    wide = _like(_pixels(normalised, sides, s), stick, canvas)
-    wide = wide[0] & wide[1]
-    # (where another stick lies beside the run, its wood is no sign of a wide patch)
-    beside = on_any(sides[0], others, width) | on_any(sides[1], others, width)
-    if length >= FLANKS_FROM_MM and (~beside).any() and float(wide[~beside].mean()) > FLANKS_MAX:
-        return None
-    return length
-
-
-def lengthened(
-    f: StickFit,
-    fits: list[StickFit],
-    target_mm: float,
-    share: tuple[float, float],
-    normalised: NDArray[np.uint8],
-    shapes: NDArray[np.uint8] | None,
-    s: float,
-    width: float,
-    run: Callable[..., float | None] | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
-    """New ends (mm) of stick ``f`` lengthened along its own line, past either end or both,
-    over what looks like it (nearer its own colour than the canvas's; ``run``: how far past
-    an end, ``_run`` unless given), when the whole then measures ``share`` of
-    ``target_mm``; None when it does not, or when ``f``'s colour cannot be told from the
-    canvas's (``MIN_CONTRAST``)."""
-    run = _run if run is None else run
-    stick = own_colour(normalised, f, s)
-    canvas = np.full(3, WHITE_LEVEL, np.float32)
-    if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
-        return None
-    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
-    length = float(np.linalg.norm(p1 - p0))
-    if length <= 0:
-        return None
-    d = (p1 - p0) / length
-    lo, hi = share[0] * target_mm, share[1] * target_mm
-    reach = hi - length + 1.0
-    if reach <= 0:
-        return None
-    others = [g for g in fits if g is not f]
-    back = run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width)
-    if back is None:
-        return None
-    ahead = run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width)
-    if ahead is None or math.isclose(back + ahead, 0.0):
-        return None
-    if not lo <= length + back + ahead <= hi:
-        return None
-    return p0 - back * d, p1 + ahead * d
-
-
 #: A stick fading into a glare (its far part washed towards white, or into the canvas's
 #: own colour): the picture looks like it where its difference from the canvas beside it
 #: points the stick's way (from the canvas's colour to the stick's) and reaches at least
@@ -257,7 +151,7 @@ def _toward(
     )
 
 
-def _faded_run(
+def _run(
     normalised: NDArray[np.uint8],
     end: NDArray[np.float64],
     d: NDArray[np.float64],
@@ -268,25 +162,41 @@ def _faded_run(
     shapes: NDArray[np.uint8] | None,
     s: float,
     width: float,
+    faded: bool = False,
 ) -> float | None:
-    """``_run`` for a stick fading away: how far past ``end`` the picture goes on differing
-    from the canvas beside it the stick's way (``_toward``)."""
+    """How far past ``end`` (mm, along ``d``) the picture goes on looking like the stick,
+    within ``reach``; None where it does not end squarely (``END_LIKE_MAX``) or runs along
+    something wider than a stick (``FLANKS_MAX``). The run stops at another stick's
+    rectangle (``others``: a stick meets this one there, or lies over it) and at a shape.
+    Looking like the stick: nearer its colour than the canvas's; with ``faded`` (a stick
+    fading into a glare), differing from the canvas beside it the stick's way
+    (``_toward``)."""
     h, w = normalised.shape[:2]
     n = np.array([-d[1], d[0]])
     ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
     pts = end[None, :] + ts[:, None] * d[None, :]
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
-    off = 0.5 * width + FADED_BESIDE_MM
-    side = _pixels(normalised, np.stack([pts + off * n, pts - off * n]), s)
-    beside = np.where((side[0].sum(-1) >= side[1].sum(-1))[:, None], side[0], side[1])
-    like = _toward(across(normalised, pts, d, s), beside, stick, canvas) & inside
+    if faded:
+        off = 0.5 * width + FADED_BESIDE_MM
+        side = _pixels(normalised, np.stack([pts + off * n, pts - off * n]), s)
+        beside = np.where((side[0].sum(-1) >= side[1].sum(-1))[:, None], side[0], side[1])
+
+        def like_it(seen: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.bool_]:
+            return _toward(seen, ref, stick, canvas)
+    else:
+        beside = np.broadcast_to(canvas, (len(pts), 3))
+
+        def like_it(seen: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.bool_]:
+            return _like(seen, stick, canvas)
+
+    like = like_it(across(normalised, pts, d, s), beside) & inside
     stop = on_any(pts, others, width)
     if shapes is not None:
         xs = np.clip(np.round(pts[:, 0] * s - 0.5).astype(int), 0, w - 1)
         ys = np.clip(np.round(pts[:, 1] * s - 0.5).astype(int), 0, h - 1)
         stop |= shapes[ys, xs] > 0
     gap = round(GAP_MM / STEP_MM)
-    last = -1
+    last = -1  # index of the last sample of the run
     k = 0
     while k < len(ts) and not stop[k]:
         if like[k]:
@@ -297,25 +207,74 @@ def _faded_run(
     if last < 0:
         return 0.0
     length = float(ts[last])
-    ref = np.median(beside[max(0, last - 5) : last + 1], axis=0)
     met = last + 1 < len(ts) and bool(stop[last + 1 : last + 1 + gap + 1].any())
     if not met:
+        # ends squarely: past the run's end, bare canvas across the line
         tb = length + np.arange(-4.0, 6.01, 1.0)
         ub = np.arange(-END_HALF_MM, END_HALF_MM + 1e-9, 1.0)
         pb = end[None, None, :] + tb[None, :, None] * d + ub[:, None, None] * n
+        # (not the run's own band)
         away = (np.abs(ub)[:, None] > 0.5 * width + 1.0) | (tb[None, :] > length + 1.0)
-        seen = _toward(_pixels(normalised, pb, s), ref, stick, canvas)
+        ref = np.median(beside[max(0, last - 5) : last + 1], axis=0) if faded else canvas
+        seen = like_it(_pixels(normalised, pb, s), ref)
         if float(seen[away].mean()) > END_LIKE_MAX:
             return None
+    # a stick's width: the picture beside the run is not the stick's
     off = 0.5 * width + 2.5
     run = pts[: last + 1]
     sides = np.stack([run + off * n, run - off * n])
-    wide = _toward(_pixels(normalised, sides, s), beside[: last + 1], stick, canvas)
+    wide = like_it(_pixels(normalised, sides, s), beside[: last + 1])
     wide = wide[0] & wide[1]
-    near = on_any(sides[0], others, width) | on_any(sides[1], others, width)
-    if length >= FLANKS_FROM_MM and (~near).any() and float(wide[~near].mean()) > FLANKS_MAX:
+    # (where another stick lies beside the run, its wood is no sign of a wide patch)
+    beside_others = on_any(sides[0], others, width) | on_any(sides[1], others, width)
+    if (
+        length >= FLANKS_FROM_MM
+        and (~beside_others).any()
+        and float(wide[~beside_others].mean()) > FLANKS_MAX
+    ):
         return None
     return length
+
+
+def lengthened(
+    f: StickFit,
+    fits: list[StickFit],
+    target_mm: float,
+    share: tuple[float, float],
+    normalised: NDArray[np.uint8],
+    shapes: NDArray[np.uint8] | None,
+    s: float,
+    width: float,
+    faded: bool = False,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """New ends (mm) of stick ``f`` lengthened along its own line, past either end or both,
+    over what looks like it (``_run``: nearer its own colour than the canvas's; with
+    ``faded``, differing from the canvas beside it the stick's way), when the whole then
+    measures ``share`` of ``target_mm``; None when it does not, or when ``f``'s colour
+    cannot be told from the canvas's (``MIN_CONTRAST``)."""
+    stick = own_colour(normalised, f, s)
+    canvas = np.full(3, WHITE_LEVEL, np.float32)
+    if stick is None or float(np.linalg.norm(stick - canvas)) < MIN_CONTRAST:
+        return None
+    p0, p1 = np.asarray(f.p0, np.float64), np.asarray(f.p1, np.float64)
+    length = float(np.linalg.norm(p1 - p0))
+    if length <= 0:
+        return None
+    d = (p1 - p0) / length
+    lo, hi = share[0] * target_mm, share[1] * target_mm
+    reach = hi - length + 1.0
+    if reach <= 0:
+        return None
+    others = [g for g in fits if g is not f]
+    back = _run(normalised, p0, -d, reach, stick, canvas, others, shapes, s, width, faded)
+    if back is None:
+        return None
+    ahead = _run(normalised, p1, d, reach, stick, canvas, others, shapes, s, width, faded)
+    if ahead is None or math.isclose(back + ahead, 0.0):
+        return None
+    if not lo <= length + back + ahead <= hi:
+        return None
+    return p0 - back * d, p1 + ahead * d
 
 
 def faded_lengthened(
@@ -330,5 +289,5 @@ def faded_lengthened(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """``lengthened`` for a stick fading into a glare: new ends (mm) of stick ``f`` along
     its own line over what differs from the canvas beside it the stick's way
-    (``_faded_run``), when the whole measures ``share`` of ``target_mm``."""
-    return lengthened(f, fits, target_mm, share, normalised, shapes, s, width, _faded_run)
+    (``_run`` with ``faded``), when the whole measures ``share`` of ``target_mm``."""
+    return lengthened(f, fits, target_mm, share, normalised, shapes, s, width, True)
