@@ -3,7 +3,7 @@ out): its near part reads as a stick too short for any kit stick, its far part i
 towards the canvas's colour and no longer looks like the stick, so it read as a short
 stick. The picture there still differs from the canvas beside it the stick's way, and the
 stick is lengthened over that when the whole measures a kit stick and ends squarely
-(``vision.picasso.stick_like.faded_lengthened``, asked by ``stick_extend.extend_short`` of
+(``vision.picasso.stick_like.lengthened`` with ``faded``, asked by ``stick_extend.extend_short`` of
 sticks measuring under ``FADED_SHARE`` of their kit length).
 
 Board: the second drawer's hard tier, development looks, seed 5, board 56 (a long stick
@@ -16,7 +16,7 @@ import pytest
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
 from vision.picasso import BoardReading, read_board, stick_extend
-from vision.picasso.stick_like import faded_lengthened, lengthened
+from vision.picasso.stick_like import lengthened
 from vision.picasso.sticks import StickFit
 
 S = 1.5
@@ -42,8 +42,8 @@ def _glared(far_colour: np.ndarray = STICK, end_mm: float = 150.0) -> np.ndarray
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
 
 
-def _ask(img: np.ndarray, grow=faded_lengthened):
-    return grow(NEAR, [NEAR], 100.0, SHARE, img, None, S, WIDTH)
+def _ask(img: np.ndarray, faded: bool = True):
+    return lengthened(NEAR, [NEAR], 100.0, SHARE, img, None, S, WIDTH, faded)
 
 
 def test_a_stick_fading_into_a_glare_is_lengthened() -> None:
@@ -54,7 +54,7 @@ def test_a_stick_fading_into_a_glare_is_lengthened() -> None:
     assert abs(x0 - 50.0) <= 2.0 and abs(x1 - 150.0) <= 3.0
     assert abs(y0 - 100.0) + abs(y1 - 100.0) < 1.0
     # the stick's own colour alone does not reach so far
-    assert _ask(img, lengthened) is None
+    assert _ask(img, faded=False) is None
 
 
 def test_not_when_the_whole_is_no_kit_length() -> None:

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.picasso.profile import KitProfile
-from vision.picasso.stick_like import faded_lengthened, lengthened, on_any
+from vision.picasso.stick_like import lengthened, on_any
 from vision.picasso.stick_lines import NOT_WOOD, _Candidate, _Line, turn_between
 from vision.picasso.stick_selection import _explained
 from vision.picasso.stick_stretches import _measure, _sample_bands, _stretch_ranges
@@ -57,7 +57,7 @@ ALONG_MAX = 0.3
 #: stick's far half, dark wood on a coarse view half called the string's colour, 0.38.
 OWN_MIN = 0.25
 #: A stick measuring under this share of the kit stick it is named (none of the kit's
-#: lengths) may be fading into a glare: lengthened by ``stick_like.faded_lengthened``.
+#: lengths) may be fading into a glare: lengthened by ``stick_like.lengthened`` with ``faded``.
 FADED_SHARE = 0.85
 FADED = True
 
@@ -221,9 +221,8 @@ def _by_colour(
 ) -> tuple[_Line, float, float, set[int]] | None:
     """``_extended``'s answer where the picture, not the wood map, shows stick ``f`` going
     on along its line to a ``target_mm`` stick (``stick_like.lengthened``; with ``faded``,
-    fading into a glare: ``stick_like.faded_lengthened``)."""
-    grow = faded_lengthened if faded else lengthened
-    ends = grow(f, fits, target_mm, SHARE, normalised, shapes, s, width)
+    fading into a glare)."""
+    ends = lengthened(f, fits, target_mm, SHARE, normalised, shapes, s, width, faded)
     if ends is None:
         return None
     a, b = (e * s - 0.5 for e in ends)

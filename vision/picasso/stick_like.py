@@ -12,7 +12,7 @@ wood's look):
 - ``lengthened``: a stick found shorter than a kit stick, lengthened along its own line over
   what looks like it, when the whole then measures a longer kit stick and ends squarely
   (``stick_extend.extend_short`` asks this where the wood map shows no longer stretch);
-- ``faded_lengthened``: the same for a stick fading into a glare, over what differs from the
+  with ``faded``, the same for a stick fading into a glare, over what differs from the
   canvas beside it the stick's way (from the canvas's colour towards the stick's).
 """
 
@@ -275,19 +275,3 @@ def lengthened(
     if not lo <= length + back + ahead <= hi:
         return None
     return p0 - back * d, p1 + ahead * d
-
-
-def faded_lengthened(
-    f: StickFit,
-    fits: list[StickFit],
-    target_mm: float,
-    share: tuple[float, float],
-    normalised: NDArray[np.uint8],
-    shapes: NDArray[np.uint8] | None,
-    s: float,
-    width: float,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
-    """``lengthened`` for a stick fading into a glare: new ends (mm) of stick ``f`` along
-    its own line over what differs from the canvas beside it the stick's way
-    (``_run`` with ``faded``), when the whole measures ``share`` of ``target_mm``."""
-    return lengthened(f, fits, target_mm, share, normalised, shapes, s, width, True)
