@@ -59,6 +59,7 @@ OWN_MIN = 0.25
 #: A stick measuring under this share of the kit stick it is named (none of the kit's
 #: lengths) may be fading into a glare: lengthened by ``stick_like.lengthened`` with ``faded``.
 FADED_SHARE = 0.85
+#: (off only to measure what that rule changes: the development sets, the tests)
 FADED = True
 
 
