@@ -176,18 +176,15 @@ def _run(
     ts = np.arange(STEP_MM, reach + 1e-9, STEP_MM)
     pts = end[None, :] + ts[:, None] * d[None, :]
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] * s < w) & (pts[:, 1] * s < h)
+    beside = np.broadcast_to(canvas, (len(pts), 3))
     if faded:
         off = 0.5 * width + FADED_BESIDE_MM
         side = _pixels(normalised, np.stack([pts + off * n, pts - off * n]), s)
         beside = np.where((side[0].sum(-1) >= side[1].sum(-1))[:, None], side[0], side[1])
 
-        def like_it(seen: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.bool_]:
-            return _toward(seen, ref, stick, canvas)
-    else:
-        beside = np.broadcast_to(canvas, (len(pts), 3))
-
-        def like_it(seen: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.bool_]:
-            return _like(seen, stick, canvas)
+    def like_it(seen: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.bool_]:
+        """(the canvas ``ref`` beside ``seen`` matters to a faded stick only)"""
+        return _toward(seen, ref, stick, canvas) if faded else _like(seen, stick, canvas)
 
     like = like_it(across(normalised, pts, d, s), beside) & inside
     stop = on_any(pts, others, width)
