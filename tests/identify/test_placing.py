@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import placement_error
-from vision.identify import ReferenceDeck, identify_frame, placing, quads
+from vision.identify import ReferenceDeck, identify_frame, placing, quads, table_plane
 from vision.identify.candidates import _Candidate
 from vision.identify.scenes import make_scene, scene_seed
 
@@ -32,7 +32,8 @@ def test_a_card_placed_off_is_placed_on_its_own_outline(
     # The live reader's place as its outline was fitted (not made a parallelogram: see
     # tests/identify/test_placed_as_parallelogram.py).
     monkeypatch.setattr(placing, "PARALLELOGRAM_MAX_SHARE", 0.0)
-    monkeypatch.setattr(placing, "AGREE_CHECK_BELOW", 0.0)  # (the correlation fixes it too)
+    monkeypatch.setattr(placing, "AGREE_CHECK_BELOW", 0.0)  # (the correlation fixes it too,
+    monkeypatch.setattr(table_plane, "MIN_ANCHORS", 10**6)  # and the table's plane)
     before = identify_frame(frame, pickpic, codes=None).card(card)
     after = identify_frame(frame, pickpic, codes=None, precise=True).card(card)
     assert before is not None and after is not None

@@ -66,7 +66,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.files import CalibrationFile
-from vision.identify import local, placing, quads
+from vision.identify import local, placing, quads, table_plane
 from vision.identify.candidates import (
     DEFAULT_THRESHOLDS,
     Thresholds,
@@ -82,7 +82,13 @@ from vision.identify.code_cards import QR_UNFRAMED_CONFIDENCE, _by_codes, kit_fa
 from vision.identify.codes import CodeReader
 from vision.identify.deck import ReferenceDeck, build_deck
 from vision.identify.frame_search import _by_frame_search
-from vision.identify.keypoint_pass import _backs_placed, _by_places, _frame_pass, _snapped_outlines
+from vision.identify.keypoint_pass import (
+    FramePass,
+    _backs_placed,
+    _by_places,
+    _frame_pass,
+    _snapped_outlines,
+)
 from vision.identify.leftovers import _by_leftovers
 from vision.identify.outlines import card_outlines, grow_quads, match_outlines, table_markers
 from vision.identify.reading import FACE_OF_SIDE, CardReading, FrameCards, UnknownCard
@@ -226,11 +232,13 @@ def identify_frame(
         # A small deck's pictures found on a photo that shows no table need no outlines;
         # none found, the outlines may still find cards too small or plain for keypoints.
         found_markers = functools.cache(lambda: table_markers(grey))  # at most once
+        frame_pass = functools.cache(lambda: _frame_pass(grey, deck))  # the same
         table = not by_keypoints or _shows_a_table(placed, zones, found_markers)
         if table:
             found_cards, unknown_quads = _by_pictures(
-                bgr, grey, grads(), deck, taken, height, thresholds, found_markers(), regions()
-            )
+                bgr, grey, grads(), deck, taken, height, thresholds, found_markers(), regions(),
+                frame_pass(),
+            )  # fmt: skip
             # A card retrieved by its keypoints can land on a card its codes already named:
             # one reading per card and per place.
             readings = _merge(readings, found_cards)
@@ -243,6 +251,7 @@ def identify_frame(
                 readings = placing.placed_by_outlines(readings, bgr, grey, grads(), regions(), deck)
             else:  # a small card's perspective is slight: its outline's is the fits' noise
                 readings = placing.small_as_parallelograms(readings, grey.shape)
+            readings = table_plane.placed_on_plane(readings, bgr, deck, frame_pass().keypoints)
         card_height = _card_height(readings)  # once, not per unknown outline
         unknown = [
             UnknownCard(q.corners_px, q.outline, None)
@@ -313,11 +322,11 @@ def _by_pictures(
     t: Thresholds,
     found_markers: tuple[NDArray[np.float64], NDArray[np.intp]],
     regions: tuple[NDArray[np.uint8], float],
+    frame_pass: FramePass,
 ) -> tuple[list[_Candidate], list[quads.Outline]]:
     markers = found_markers[0]
     # The keypoint pass first: the cards its places name need no outline of their own (a
     # small deck's cards are each searched over the whole frame later, for precise corners).
-    frame_pass = _frame_pass(grey, deck)
     backs = _backs_placed(bgr, deck, frame_pass, taken)
     chosen = []
     if len(deck) > GLOBAL_SEARCH_MAX_CARDS:
