@@ -14,7 +14,7 @@ from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from vision.identify import open_deck, table_plane
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
-from vision.identify.table_plane import TablePlane, fit_table_plane, rigid_fit
+from vision.identify.table_plane import TablePlane, fit_on_plane, fit_table_plane
 
 ASPECT = 63 / 88
 SHAPE = (720, 1280)
@@ -87,12 +87,12 @@ def test_a_card_half_hidden_is_placed_whole_by_the_keypoints_of_its_visible_half
     z = z + _middle(truth)
     seen = truth.to_frame(z) + rng.normal(0, 0.5, (40, 2))
     seen[:8] = rng.uniform([0, 0], [1280, 720], (8, 2))
-    corners = rigid_fit(plane, on_card, seen, np.random.default_rng(0))
+    corners = fit_on_plane(plane, on_card, seen, np.random.default_rng(0))
     assert corners is not None
     height = np.linalg.norm(card[0] - card[3])
     assert np.abs(corners - card).max() < 0.03 * height
     # Too few matches: no place.
-    assert rigid_fit(plane, on_card[:5], seen[:5], np.random.default_rng(0)) is None
+    assert fit_on_plane(plane, on_card[:5], seen[:5], np.random.default_rng(0)) is None
 
 
 @functools.cache

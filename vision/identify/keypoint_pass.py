@@ -177,6 +177,17 @@ def _in_quad(points: NDArray[np.floating], quad: NDArray[np.floating]) -> NDArra
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
 
 
+def keypoints_round(keypoints: local.Keypoints, corners: NDArray[np.float64]) -> local.Keypoints:
+    """The frame's ``keypoints`` within a card's (4, 2) ``corners`` grown by
+    :data:`vision.identify.local.VERIFY_GROW` of its size on every side."""
+    centre = corners.mean(axis=0)
+    grown = centre + (1 + 2 * local.VERIFY_GROW) * (corners - centre)
+    lo, hi = grown.min(axis=0), grown.max(axis=0)
+    near = np.flatnonzero(((keypoints.xy >= lo) & (keypoints.xy <= hi)).all(axis=1))
+    inside = near[_in_quad(keypoints.xy[near], grown)]
+    return local.Keypoints(keypoints.xy[inside], keypoints.desc[inside])
+
+
 def _place_fit(
     keypoints: local.Keypoints, deck: ReferenceDeck, card: int, corners: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -187,14 +198,9 @@ def _place_fit(
     not only those the place gathered; ``corners`` when the fit has under
     :data:`PLACE_FIT_MIN_INLIERS` inliers or moves a corner more than
     :data:`PLACE_FIT_MOVE` of the card's side."""
-    centre = corners.mean(axis=0)
-    grown = centre + (1 + 2 * local.VERIFY_GROW) * (corners - centre)
-    lo, hi = grown.min(axis=0), grown.max(axis=0)
-    near = np.flatnonzero(((keypoints.xy >= lo) & (keypoints.xy <= hi)).all(axis=1))
-    inside = near[_in_quad(keypoints.xy[near], grown)]
-    if len(inside) < PLACE_FIT_MIN_INLIERS:
+    window = keypoints_round(keypoints, corners)
+    if len(window) < PLACE_FIT_MIN_INLIERS:
         return corners
-    window = local.Keypoints(keypoints.xy[inside], keypoints.desc[inside])
     reference = deck.search_keypoints(card)
     ri, fi = local.ratio_matches(reference, window)
     if len(ri) < PLACE_FIT_MIN_INLIERS:

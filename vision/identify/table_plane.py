@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from vision.identify import local, placing
 from vision.identify.candidates import _Candidate
 from vision.identify.deck import ReferenceDeck
-from vision.identify.keypoint_pass import _in_quad
+from vision.identify.keypoint_pass import keypoints_round
 
 #: Readings whose picture agrees at least this much with their reference where they are placed
 #: (the share of cells, :func:`vision.identify.placing.agreements`) fit the plane; the others
@@ -263,7 +263,7 @@ def fit_table_plane(
     return TablePlane(float(p[0]), float(p[1]), float(p[2]), hw, size, aspect)
 
 
-def rigid_fit(
+def fit_on_plane(
     plane: TablePlane,
     card_xy: NDArray[np.floating],
     frame_xy: NDArray[np.floating],
@@ -340,7 +340,7 @@ def placed_on_plane(
         off = plane.off(q)
         if off <= OFF_PLANE:
             continue
-        window = _keypoints_round(keypoints, q)
+        window = keypoints_round(keypoints, q)
         reference = deck.search_keypoints(int(cards[j]))
         ri, fi = local.ratio_matches(reference, window)
         if len(ri) < FIT_MIN_INLIERS:
@@ -348,7 +348,7 @@ def placed_on_plane(
         card_xy = np.column_stack(
             [(reference.xy[ri, 0] + 0.5) / w * deck.aspect, (reference.xy[ri, 1] + 0.5) / h]
         )
-        moved = rigid_fit(plane, card_xy, window.xy[fi], rng)
+        moved = fit_on_plane(plane, card_xy, window.xy[fi], rng)
         if moved is None or not local.plausible_quad(moved):
             continue
         if placing._iou(moved, q) < placing.SAME_PLACE:
@@ -361,15 +361,4 @@ def placed_on_plane(
     return out
 
 
-def _keypoints_round(keypoints: local.Keypoints, quad: NDArray[np.float64]) -> local.Keypoints:
-    """The frame's keypoints within ``quad`` grown by :data:`local.VERIFY_GROW` of its size on
-    every side."""
-    centre = quad.mean(axis=0)
-    grown = centre + (1 + 2 * local.VERIFY_GROW) * (quad - centre)
-    lo, hi = grown.min(axis=0), grown.max(axis=0)
-    near = np.flatnonzero(((keypoints.xy >= lo) & (keypoints.xy <= hi)).all(axis=1))
-    inside = near[_in_quad(keypoints.xy[near], grown)]
-    return local.Keypoints(keypoints.xy[inside], keypoints.desc[inside])
-
-
-__all__ = ["TablePlane", "fit_table_plane", "placed_on_plane", "rigid_fit"]
+__all__ = ["TablePlane", "fit_on_plane", "fit_table_plane", "placed_on_plane"]
