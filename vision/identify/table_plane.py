@@ -90,16 +90,13 @@ class TablePlane:
     card: float
     aspect: float
 
-    def _axes(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        return _axes(self.tilt, self.direction)
-
     def to_plane(self, points: NDArray[np.floating]) -> NDArray[np.complex128]:
         """Frame pixels (..., 2) -> points of the plane (complex, card heights)."""
         return _on_plane(points, (self.focal, self.tilt, self.direction), self.shape) / self.card
 
     def to_frame(self, z: NDArray[np.complex128]) -> NDArray[np.float64]:
         """Points of the plane (complex, card heights) -> frame pixels (..., 2)."""
-        n, e1, e2 = self._axes()
+        n, e1, e2 = _axes(self.tilt, self.direction)
         z = np.asarray(z) * self.card
         x = z.real[..., None] * e1 + z.imag[..., None] * e2 + n
         h, w = self.shape
