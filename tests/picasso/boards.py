@@ -3,7 +3,10 @@ frame and the true counts, from our renderer or the second drawer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 
 from pictable.bench.drawers.picasso_board import board_look, draw_board
 from vision.picasso import BoardReading, read_board
@@ -34,3 +37,18 @@ def read_without_hand(
     reading = read_board(frame)
     assert isinstance(reading, BoardReading) and not reading.occluded
     return reading, want
+
+
+def read_now_and_before(
+    case: tuple[str, str, int, int, str | None],
+    monkeypatch: pytest.MonkeyPatch,
+    module: Any,
+    name: str,
+    before: Any,
+) -> tuple[BoardReading, dict[str, int], BoardReading]:
+    """``read_without_hand(case)`` as the reader is, then with ``module.name`` set back to
+    ``before`` (what a change moved): (reading now, true counts, reading before)."""
+    now, want = read_without_hand(case)
+    monkeypatch.setattr(module, name, before)
+    then, _ = read_without_hand(case)
+    return now, want, then

@@ -14,7 +14,7 @@ from vision.picasso import sticks as sticks_module
 from vision.picasso.profile import DEFAULT_PROFILE
 from vision.picasso.stick_lines import WOOD_PX
 
-from .boards import read_without_hand
+from .boards import read_now_and_before
 
 # (drawer, tier, run seed, board, looks): development boards where one short stick of a heap
 # was missed, each leaving 110-120 mm² of wood unexplained.
@@ -29,10 +29,10 @@ CASES = [
 def test_a_short_stick_showing_a_small_piece_in_a_heap_is_counted(
     case: tuple[str, str, int, int, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reading, want = read_without_hand(case)
+    reading, want, before = read_now_and_before(
+        case, monkeypatch, sticks_module, "SECOND_ROUND_SHARE", 0.5
+    )
     assert reading.counts == want
-    monkeypatch.setattr(sticks_module, "SECOND_ROUND_SHARE", 0.5)
-    before, _ = read_without_hand(case)
     assert before.counts is not None
     assert before.counts["short_stick"] == want["short_stick"] - 1
 

@@ -12,7 +12,7 @@ import pytest
 from vision.picasso import segment as seg
 from vision.picasso.profile import DEFAULT_PROFILE
 
-from .boards import read_without_hand
+from .boards import read_now_and_before
 
 S = 1.5
 
@@ -59,8 +59,6 @@ CASES = [("ours", "hard", 0, 6, None), ("ours", "hard", 0, 37, None)]
 def test_a_blurred_heap_the_model_called_string_is_counted(
     case: tuple[str, str, int, int, None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reading, want = read_without_hand(case)
+    reading, want, before = read_now_and_before(case, monkeypatch, seg, "WIDE_STRING_MIN_MM", 35.0)
     assert reading.counts == want
-    monkeypatch.setattr(seg, "WIDE_STRING_MIN_MM", 35.0)
-    before, _ = read_without_hand(case)
     assert before.counts != want
