@@ -1,6 +1,6 @@
 """A stick in a heap that shows only a short piece of its own (issue 25): after the first
-round of the stick search, the wood it leaves unexplained is a patch or two of 40-110 mm²
-(a sixth to a half of a short stick's visible area). The second round, which proposes lines
+round of the stick search, the wood it leaves unexplained is a patch or two, 45-119 mm² in
+all (a tenth to a third of a short stick's area). The second round, which proposes lines
 on that leftover wood, ran only from 120 mm² (half a stick of the shortest length searched
 for); it now runs from a quarter (``sticks.SECOND_ROUND_SHARE``), and the selection still
 has to find the stick worth its cost."""
@@ -17,7 +17,7 @@ from vision.picasso.stick_lines import WOOD_PX
 from .boards import read_now_and_before
 
 # (drawer, tier, run seed, board, looks): development boards where one short stick of a heap
-# was missed, each leaving 110-120 mm² of wood unexplained.
+# was missed, each leaving 111-119 mm² of wood unexplained.
 CASES = [
     ("ours", "normal", 1, 89, "dev"),  # painted blue sticks, a hard shadow
     ("second", "normal", 0, 42, "kit"),  # the second drawer's kit look
