@@ -100,7 +100,7 @@ def placed_by_outlines(
         moves = [
             c
             for c in (_ordered_like(o, q) for o in outlines[near_q])
-            if _iou(c, q) >= SAME_PLACE and np.abs(c - q).max() > MOVE_MIN * heights[j]
+            if iou(c, q) >= SAME_PLACE and np.abs(c - q).max() > MOVE_MIN * heights[j]
         ]
         if not moves:
             continue
@@ -304,7 +304,7 @@ def _ordered_like(outline: NDArray[np.float64], q: NDArray[np.float64]) -> NDArr
     return min(turns, key=lambda c: float(np.linalg.norm(c - q, axis=1).max()))
 
 
-def _iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+def iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     """Intersection over union of two convex (4, 2) quads (0 when either is not convex)."""
     pa, pb = (np.asarray(x, np.float32).reshape(-1, 1, 2) for x in (a, b))
     if not (cv2.isContourConvex(pa) and cv2.isContourConvex(pb)):
@@ -319,6 +319,7 @@ __all__ = [
     "PARALLELOGRAM_MAX_SHARE",
     "agreements",
     "as_parallelogram",
+    "iou",
     "placed_by_outlines",
     "small_as_parallelograms",
 ]

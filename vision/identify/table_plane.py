@@ -348,7 +348,7 @@ def placed_on_plane(
         moved = fit_on_plane(plane, card_xy, window.xy[fi], rng)
         if moved is None or not local.plausible_quad(moved):
             continue
-        if placing._iou(moved, q) < placing.SAME_PLACE:
+        if placing.iou(moved, q) < placing.SAME_PLACE:
             continue  # the card placed again, not another place (its matches fit elsewhere)
         if turned[j]:
             moved = np.roll(moved, -1, axis=0)  # portrait order -> the landscape face's
