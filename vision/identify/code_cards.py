@@ -369,6 +369,7 @@ def _read_codes(
             lambda poses: _game_face_agreement(bgr, poses, game),
             unread[0] if unread else None,
             fiducials,
+            sightings,
         )
         if found:
             more += found

@@ -56,6 +56,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -414,6 +415,23 @@ def _likelier_than_foreign(
     return float(a[0]) > float(a[1])
 
 
+def _on_other_marker(
+    found: NDArray[np.floating], named: tuple[str, str], read: Sequence[CodeSighting]
+) -> bool:
+    """Whether either of an outline's two squares ``found`` (2, 4, 2) has its centre on a
+    marker read bit for bit (``read``) of another face than ``named`` (card, side): that
+    square is the other card's marker, and the outline, cut across the cards, is not
+    ``named``'s."""
+    for s in read:
+        if s.kind != "marker" or s.soft or (s.card, s.side) == named:
+            continue
+        poly = np.asarray(s.corners_px, np.float32).reshape(-1, 1, 2)
+        for centre in np.asarray(found, np.float64).mean(axis=1):
+            if cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
+                return True
+    return False
+
+
 def outline_sightings(
     grey: NDArray[np.uint8],
     grads: quads.Gradients,
@@ -425,6 +443,7 @@ def outline_sightings(
     pictures: Pictures | None = None,
     dark: NDArray[np.float32] | None = None,
     fiducials: tuple[NDArray[np.float32], NDArray[np.intp]] | None = None,
+    read: Sequence[CodeSighting] = (),
 ) -> list[CodeSighting]:
     """Soft marker sightings read where card outlines put a card's markers (see the module
     docstring); ``regions``: :func:`vision.identify.quads.silhouettes` of ``grey``;
@@ -434,7 +453,9 @@ def outline_sightings(
     agreement of poses (k, 4, 2) with the faces (card, side) given for them; ``pictures``:
     the game's faces and the agreement of poses (k, 4, 2) with each (k, f); ``fiducials``:
     the table's markers read ((m, 4, 2) corners, (m,) ids): their white squares give no
-    outline, and their size tells the card's where they lie."""
+    outline, and their size tells the card's where they lie; ``read``: the markers read bit
+    for bit (an outline whose square lies on one names no other face:
+    :func:`_on_other_marker`)."""
     layout = _layout(game)
     if layout is None:
         return []
@@ -508,6 +529,8 @@ def outline_sightings(
             rival = float(every.max())
             named = card_for_marker(marker)
             if named is None or top - rival < PICTURED_LEAD:
+                continue
+            if _on_other_marker(found[i], named, read):
                 continue
             outline = np.roll(corners[i], -2 * int(pose), axis=0)
             # Trailing a marker of another game's card: the picture must be the game's face's
