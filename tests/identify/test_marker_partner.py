@@ -134,7 +134,9 @@ def test_a_partner_seen_places_a_card_its_lone_marker_put_off(
         return placement_error(reading.corners_px, card.corners_px)
 
     assert placed() <= PLACE_MAX
-    # Its partner unread by any means, it is placed by its lone marker.
+    # Its partner unread by any means, it is placed by its lone marker (and its far side not
+    # looked for further out than the snap reaches: code_cards.REACH_SHARE finds it too).
+    monkeypatch.setattr(code_cards, "REACH_SHARE", 0.0)
     monkeypatch.setattr(marker_pairs, "partners", lambda grey, cards: [])
     monkeypatch.setattr(marker_pairs, "blurred_markers", lambda grey, quads, ids: [])
     monkeypatch.setattr(marker_pairs, "paired_markers", lambda grey, quads, ids: [])

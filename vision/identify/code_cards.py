@@ -115,6 +115,17 @@ QR_ALONE_REACH = 0.04
 #: and pictures sets of seed 0 and 5, 22 -> 9; at a loss of 0.05, 22 -> 12).
 SNAP_AGREE_LOSS = 0.0
 SNAP_CHECKED = 0.02
+#: A pose the snap left with a side unseen (support under REACH_BELOW: mostly a lone
+#: marker's far side, put there from a small blurred marker 5 times nearer) is snapped
+#: again from where its codes put it, within REACH_SHARE of its longer side; it is taken
+#: where every side is then seen better than the least seen was (at least REACH_SEEN) and
+#: its sides' ratio is the face's, within REACH_ASPECT (a card seen in perspective; a
+#: card under a sleeve was cut to its visible half, 0.40 against 0.72), and put back like
+#: any snap where the picture agreed more before (SNAP_AGREE_LOSS).
+REACH_BELOW = 0.9
+REACH_SEEN = 0.75
+REACH_SHARE = 0.2
+REACH_ASPECT = 0.25
 #: A card named by one marker alone is not reported when that marker's square, as blur shows
 #: it (:func:`vision.identify.blur_read.correlations`), looks more like another marker of the
 #: kit than like the one its cells read, by MISREAD_LEAD, at
@@ -399,6 +410,9 @@ def _read_codes(
         refined, support[index] = quads.refine_quads(gx, gy, poses[index], radius=radius)
         good = support[index].min(axis=1) >= 0.5
         poses[index] = np.where(good[:, None, None], refined, poses[index])
+    if len(snap):
+        wh = np.array([face_geometry(cards[k].card, cards[k].side)[0] for k in owner])
+        _reach_further(grads, poses, unsnapped, support, snap, wh[:, 0] / wh[:, 1])
     faces = [(cards[k].card, cards[k].side) for k in owner]
     agree = _face_agreement(bgr, poses, faces)
     # Poses the snap moved far enough to leave their card (a pixel or two is the snap's job):
@@ -584,6 +598,34 @@ def _speck_on_card(
         if side < LONE_SPECK_SIZE * geometry.CARD_MARKER_MM * px_per_mm:
             return True
     return False
+
+
+def _reach_further(
+    grads: Callable[[], quads.Gradients],
+    poses: NDArray[np.float64],
+    unsnapped: NDArray[np.float64],
+    support: NDArray[np.float64],
+    index: NDArray[np.intp],
+    ratios: NDArray[np.float64],
+) -> None:
+    """The poses ``index`` of ``poses`` (k, 4, 2), snapped, whose ``support`` (k, 4) leaves
+    a side unseen, snapped again from ``unsnapped`` within :data:`REACH_SHARE` of their
+    longer side (see :data:`REACH_BELOW`); ``ratios`` (k,): each face's width over its
+    height. ``poses`` and ``support`` updated in place."""
+    for i in index[support[index].min(axis=1) < REACH_BELOW].tolist():
+        sides = np.linalg.norm(unsnapped[i] - np.roll(unsnapped[i], -1, axis=0), axis=1)
+        pairs = np.array([sides[0] + sides[2], sides[1] + sides[3]])
+        radius = REACH_SHARE * float(pairs.max()) / 2
+        if radius <= 5.0:
+            continue  # the snap's own reach
+        gx, gy = grads()
+        q, s = quads.refine_quads(gx, gy, unsnapped[i : i + 1], radius=radius)
+        if s[0].min() < max(REACH_SEEN, support[i].min()):
+            continue
+        new = np.linalg.norm(q[0] - np.roll(q[0], -1, axis=0), axis=1)
+        if abs((new[0] + new[2]) / (new[1] + new[3]) / ratios[i] - 1) > REACH_ASPECT:
+            continue
+        poses[i], support[i] = q[0], s[0]
 
 
 def _qr_alone_reach(pose: NDArray[np.float64]) -> float:
