@@ -6,7 +6,10 @@ A card named by one small blurred marker is put where that marker's corners say,
 side, five times further from the marker than the marker is wide, can miss the card's edge
 by a fifth of its height: more than the snap's reach of 5 px. Taken only where every side
 is then seen and the sides' ratio is the face's (a card under a sleeve is not cut to what
-shows)."""
+shows).
+
+And a card placed by two markers both named by their likeness alone (small and blurred) is
+snapped to its edges like a card placed by one (:func:`code_cards._spanned_surely`)."""
 
 from __future__ import annotations
 
@@ -132,3 +135,26 @@ def test_a_card_under_a_sleeve_in_a_scene_keeps_its_place(monkeypatch: pytest.Mo
     assert placement_error(_placed(frame)["pickpic-066/front"], own) <= PLACE_MAX
     monkeypatch.setattr(code_cards, "REACH_ASPECT", np.inf)
     assert placement_error(_placed(frame)["pickpic-066/front"], own) > PLACE_MAX
+
+
+@pytest.mark.parametrize(
+    ("scene", "card"),
+    [
+        (("hard", 2, "dev", 55), "pickpic-112/front"),  # 36 px wide
+        (("hard", 3, "dev", 34), "pickpic-054/back"),  # 30 px wide
+    ],
+)
+def test_a_card_placed_by_two_markers_named_by_likeness_is_snapped_to_its_edges(
+    scene: tuple[str, int, str, int], card: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both markers small and blurred, named by their likeness (soft): the outline fitted to
+    # their squares was 11-13% of the card's height off at its other two corners, and, as
+    # codes at opposite corners, was not snapped to the card's edges.
+    frame, truth = _scene(*scene)
+    own = {f"{t.card_id}/{t.face}": t.corners_px for t in truth.cards}
+    named = _placed(frame)
+    for name, corners in named.items():
+        assert name in own
+        assert placement_error(corners, own[name]) <= PLACE_MAX, name
+    monkeypatch.setattr(code_cards, "_spanned_surely", lambda c: c.spanned)
+    assert placement_error(_placed(frame)[card], own[card]) > PLACE_MAX

@@ -391,12 +391,14 @@ def _read_codes(
     owner = np.concatenate([[k] * (1 + len(c.alternatives)) for k, c in enumerate(cards)])
     poses = np.concatenate([np.concatenate([c.corners_px[None], c.alternatives]) for c in cards])
     # Snapped to the card's edges only where the edges were found all round, and not when
-    # codes at opposite corners already fitted the outline (``CodeCard.spanned``).
+    # codes at opposite corners already fitted the outline (``CodeCard.spanned``), unless
+    # every one of them was named by its likeness alone: small blurred squares, a pixel or
+    # two off, whose fit is some per cent of the card off at its other two corners.
     # A QR code alone is snapped (and its outline looked for) within a reach of its card's
     # size: its outline, an affine map of the code's corners out to the card's, is some
     # pixels off where the card is large or seen in perspective (QR_ALONE_REACH).
     qr_alone = np.array([cards[k].kinds == ("qr",) for k in owner])
-    spanned = np.array([cards[k].spanned for k in owner])
+    spanned = np.array([_spanned_surely(cards[k]) for k in owner])
     snap = np.flatnonzero(~spanned & ~qr_alone)
     support = np.ones((len(poses), 4))
     groups = [(snap, 5.0)] + [
@@ -432,7 +434,7 @@ def _read_codes(
     )
     # Markers named by their likeness alone (codes.soft_markers) count only where the card's
     # picture agrees with the face they name.
-    soft = np.array([all(c.soft for c in cards[k].codes) for k in owner])
+    soft = np.array([_all_soft(cards[k]) for k in owner])
     flipped = np.zeros(len(poses), bool)
     check = np.flatnonzero(soft)
     if len(check):
@@ -598,6 +600,17 @@ def _speck_on_card(
         if side < LONE_SPECK_SIZE * geometry.CARD_MARKER_MM * px_per_mm:
             return True
     return False
+
+
+def _all_soft(card: CodeCard) -> bool:
+    """Whether every code naming ``card`` is a marker named by its likeness alone."""
+    return all(c.soft for c in card.codes)
+
+
+def _spanned_surely(card: CodeCard) -> bool:
+    """Whether ``card``'s outline was fitted to codes at opposite corners of its face
+    (``CodeCard.spanned``) not all named by their likeness alone."""
+    return card.spanned and not _all_soft(card)
 
 
 def _reach_further(
