@@ -36,18 +36,22 @@ def _card(centre: tuple[float, float], height: float, turn_deg: float) -> np.nda
     return local @ rot.T + np.array(centre)
 
 
-def _drawn(card: np.ndarray, sleeve: float = 0.0) -> np.ndarray:
-    """A grey frame: a pale card on a dark table, blurred; ``sleeve``: the share of the
-    card's width a dark sleeve covers from its right side, its edge straight along the
-    card."""
+def _drawn(card: np.ndarray, inner: float = 0.0) -> np.ndarray:
+    """A grey frame: a pale card on a dark table, blurred. ``inner``: its right side lies
+    against a card as pale (no edge there), and a dark band a tenth of the card wide runs
+    along it inside, its outer edge ``inner`` of the card's width in from that side (a
+    picture's or a sleeve's edge, as straight as a card's)."""
     grey = np.full((400, 400), 50, np.uint8)
     cv2.fillConvexPoly(grey, np.round(card * 16).astype(np.int32), 200, cv2.LINE_AA, 4)
-    if sleeve:
-        across, down = card[1] - card[0], card[3] - card[0]
-        edge = card[0] + (1 - sleeve) * across
-        band = np.array([edge - down, edge + 2 * across - down, edge + 2 * across + 2 * down])
-        band = np.concatenate([band, [edge + 2 * down]])
-        cv2.fillConvexPoly(grey, np.round(band * 16).astype(np.int32), 30, cv2.LINE_AA, 4)
+    if inner:
+        across = card[1] - card[0]
+        beside = np.array([card[1], card[1] + 2 * across, card[2] + 2 * across, card[2]])
+        cv2.fillConvexPoly(grey, np.round(beside * 16).astype(np.int32), 200, cv2.LINE_AA, 4)
+        a, b = 1 - inner - 0.1, 1 - inner
+        band = np.array(
+            [card[0] + a * across, card[0] + b * across, card[3] + b * across, card[3] + a * across]
+        )
+        cv2.fillConvexPoly(grey, np.round(band * 16).astype(np.int32), 40, cv2.LINE_AA, 4)
     return cv2.GaussianBlur(grey, (0, 0), 1.0)
 
 
@@ -82,17 +86,18 @@ def test_a_far_side_beyond_the_snaps_reach_is_found_further_out(turn: float) -> 
     assert np.abs(after - card).max() < 1.5
 
 
-def test_a_card_under_a_sleeve_is_not_cut_to_what_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The sleeve's edge is as straight and strong as a card's, within reach of the card's
-    # hidden side: reached, the card would be what shows, its sides' ratio a quarter under
-    # the face's.
+def test_a_card_is_not_cut_to_a_straight_edge_inside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its right side unseen (a card as pale beside it), an edge as straight and strong as a
+    # card's inside it within reach: reached, the card would end there, its sides' ratio a
+    # quarter under the face's.
     card = _card((200, 200), 90.0, 20.0)
-    before, after = _reached(_drawn(card, sleeve=0.265), card)
+    grey = _drawn(card, inner=0.265)
+    before, after = _reached(grey, card)
     assert placement_error(before, card) <= PLACE_MAX
     assert np.allclose(after, before)
     # Its sides' ratio asked no more, it is cut.
     monkeypatch.setattr(code_cards, "REACH_ASPECT", np.inf)
-    _, cut = _reached(_drawn(card, sleeve=0.265), card)
+    _, cut = _reached(grey, card)
     assert placement_error(cut, card) > PLACE_MAX
 
 
