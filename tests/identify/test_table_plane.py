@@ -129,6 +129,27 @@ def test_a_partly_hidden_card_named_by_its_picture_is_placed_on_its_card(
     assert set(before) == set(named)  # the same cards, only placed
 
 
+def test_a_card_under_a_sleeve_is_placed_whole_though_its_picture_agrees_less_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Wide looks seed 2, scene 36: pickpic-008 under a sleeve and another card's corner, its
+    # outline round what shows a fifth too short (its picture agreeing 0.19 there); on its
+    # card, the hidden part agreeing with nothing, 0.10 (FAR_GAIN).
+    frame, truth = _features_scene(2, "wide", 36)
+    deck = open_deck("pickpic")
+    own = next(t for t in truth.cards if t.card_id == "pickpic-008")
+
+    def read() -> dict[str, np.ndarray]:
+        return {r.card: r.corners_px for r in identify_frame(frame, deck, codes=None).cards}
+
+    named = read()
+    for t in truth.cards:
+        if t.card_id in named:
+            assert placement_error(named[t.card_id], t.corners_px) <= PLACE_MAX, t.card_id
+    monkeypatch.setattr(table_plane, "FAR_GAIN", 0.0)
+    assert placement_error(read()["pickpic-008"], own.corners_px) > PLACE_MAX
+
+
 def test_degenerate_outlines_give_no_plane_and_no_error() -> None:
     points = np.full((3, 4, 2), 100.0)  # three outlines shrunk to a point
     assert fit_table_plane(points, SHAPE, ASPECT) is None
