@@ -111,6 +111,19 @@ def _placed(frame: np.ndarray) -> dict[str, np.ndarray]:
     return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
 
 
+def _every_card_named_on_its_card(
+    scene: tuple[str, int, str, int],
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The frame of ``scene`` (tier, seed, looks, index) and its cards' outlines by name
+    (card/side), once every card named there is found to lie on its card."""
+    frame, truth = _scene(*scene)
+    own = {f"{t.card_id}/{t.face}": t.corners_px for t in truth.cards}
+    for name, corners in _placed(frame).items():
+        assert name in own
+        assert placement_error(corners, own[name]) <= PLACE_MAX, name
+    return frame, own
+
+
 @pytest.mark.parametrize(
     ("scene", "card"),
     [
@@ -121,12 +134,7 @@ def _placed(frame: np.ndarray) -> dict[str, np.ndarray]:
 def test_a_card_named_by_one_small_marker_is_placed_on_its_card(
     scene: tuple[str, int, str, int], card: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    frame, truth = _scene(*scene)
-    own = {f"{t.card_id}/{t.face}": t.corners_px for t in truth.cards}
-    named = _placed(frame)
-    for name, corners in named.items():
-        assert name in own
-        assert placement_error(corners, own[name]) <= PLACE_MAX, name
+    frame, own = _every_card_named_on_its_card(scene)
     monkeypatch.setattr(code_cards, "REACH_SHARE", 0.0)
     assert placement_error(_placed(frame)[card], own[card]) > PLACE_MAX
 
@@ -155,11 +163,6 @@ def test_a_card_placed_by_two_markers_named_by_likeness_is_snapped_to_its_edges(
     # Both markers small and blurred, named by their likeness (soft): the outline fitted to
     # their squares was 11-13% of the card's height off at its other two corners, and, as
     # codes at opposite corners, was not snapped to the card's edges.
-    frame, truth = _scene(*scene)
-    own = {f"{t.card_id}/{t.face}": t.corners_px for t in truth.cards}
-    named = _placed(frame)
-    for name, corners in named.items():
-        assert name in own
-        assert placement_error(corners, own[name]) <= PLACE_MAX, name
+    frame, own = _every_card_named_on_its_card(scene)
     monkeypatch.setattr(code_cards, "_spanned_surely", lambda c: c.spanned)
     assert placement_error(_placed(frame)[card], own[card]) > PLACE_MAX
