@@ -115,6 +115,8 @@ QR_ALONE_REACH = 0.04
 #: and pictures sets of seed 0 and 5, 22 -> 9; at a loss of 0.05, 22 -> 12).
 SNAP_AGREE_LOSS = 0.0
 SNAP_CHECKED = 0.02
+#: How far (px) from where its codes put it a card's outline is snapped to its edges.
+SNAP_PX = 5.0
 #: A pose the snap left with a side unseen (support under REACH_BELOW: mostly a lone
 #: marker's far side, put there from a small blurred marker 5 times nearer) and two seen
 #: is snapped again from where its codes put it, within REACH_SHARE of its longer side
@@ -404,7 +406,7 @@ def _read_codes(
     spanned = np.array([_spanned_surely(cards[k]) for k in owner])
     snap = np.flatnonzero(~spanned & ~qr_alone)
     support = np.ones((len(poses), 4))
-    groups = [(snap, 5.0)] + [
+    groups = [(snap, SNAP_PX)] + [
         (np.array([i]), _qr_alone_reach(poses[i])) for i in np.flatnonzero(qr_alone)
     ]
     unsnapped = poses.copy()
@@ -635,7 +637,7 @@ def _reach_further(
         sides = np.linalg.norm(unsnapped[i] - np.roll(unsnapped[i], -1, axis=0), axis=1)
         pairs = np.array([sides[0] + sides[2], sides[1] + sides[3]])
         radius = REACH_SHARE * float(pairs.max()) / 2
-        if radius <= 5.0:
+        if radius <= SNAP_PX:
             continue  # the snap's own reach
         gx, gy = grads()
         q, s = quads.refine_quads(gx, gy, unsnapped[i : i + 1], radius=radius)
@@ -652,7 +654,7 @@ def _qr_alone_reach(pose: NDArray[np.float64]) -> float:
     its edges are looked for: :data:`QR_ALONE_REACH` of its shorter side, at least 5 px (as
     any code's outline is snapped)."""
     sides = np.linalg.norm(pose - np.roll(pose, -1, axis=0), axis=1)
-    return max(5.0, QR_ALONE_REACH * float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+    return max(SNAP_PX, QR_ALONE_REACH * float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
 
 
 def _framed(support: NDArray[np.float64]) -> bool:
