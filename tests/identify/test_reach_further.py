@@ -24,7 +24,7 @@ from vision.identify import code_cards, quads
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 
-_RATIO = 63.0 / 88.0  # a Pick Pic face's width over its height
+_RATIO = 63.0 / 88.0  # a Pick Pic face's width over its height (pickpic-001, drawn below)
 
 
 def _card(centre: tuple[float, float], height: float, turn_deg: float) -> np.ndarray:
@@ -73,7 +73,7 @@ def _reached(grey: np.ndarray, pose: np.ndarray) -> tuple[np.ndarray, np.ndarray
     poses = np.where(good[:, None, None], snapped, pose[None])
     before = poses[0].copy()
     code_cards._reach_further(
-        lambda: grads, poses, pose[None], support, np.array([0]), np.array([_RATIO])
+        lambda: grads, poses, pose[None], support, np.array([0]), [("pickpic-001", "front")]
     )
     return before, poses[0]
 

@@ -417,10 +417,9 @@ def _read_codes(
         refined, support[index] = quads.refine_quads(gx, gy, poses[index], radius=radius)
         good = support[index].min(axis=1) >= 0.5
         poses[index] = np.where(good[:, None, None], refined, poses[index])
-    if len(snap):
-        wh = np.array([face_geometry(cards[k].card, cards[k].side)[0] for k in owner])
-        _reach_further(grads, poses, unsnapped, support, snap, wh[:, 0] / wh[:, 1])
     faces = [(cards[k].card, cards[k].side) for k in owner]
+    if len(snap):
+        _reach_further(grads, poses, unsnapped, support, snap, faces)
     agree = _face_agreement(bgr, poses, faces)
     # Poses the snap moved far enough to leave their card (a pixel or two is the snap's job):
     # put back where the card's picture agreed more before it. Their sides' support stays
@@ -624,12 +623,12 @@ def _reach_further(
     unsnapped: NDArray[np.float64],
     support: NDArray[np.float64],
     index: NDArray[np.intp],
-    ratios: NDArray[np.float64],
+    faces: list[tuple[str, str]],
 ) -> None:
     """The poses ``index`` of ``poses`` (k, 4, 2), snapped, whose ``support`` (k, 4) leaves
     a side unseen, snapped again from ``unsnapped`` within :data:`REACH_SHARE` of their
-    longer side (see :data:`REACH_BELOW`); ``ratios`` (k,): each face's width over its
-    height. ``poses`` and ``support`` updated in place."""
+    longer side (see :data:`REACH_BELOW`); ``faces`` (k): each pose's (card, side).
+    ``poses`` and ``support`` updated in place."""
     seen = support[index] >= REACH_BELOW
     # A side unseen, and two seen (the pose lies on a card: a lone marker's other pose,
     # on the table, is not looked at again).
@@ -643,8 +642,8 @@ def _reach_further(
         q, s = quads.refine_quads(gx, gy, unsnapped[i : i + 1], radius=radius)
         if s[0].min() < max(REACH_SEEN, support[i].min()):
             continue
-        new = np.linalg.norm(q[0] - np.roll(q[0], -1, axis=0), axis=1)
-        if abs((new[0] + new[2]) / (new[1] + new[3]) / ratios[i] - 1) > REACH_ASPECT:
+        w, h = face_geometry(*faces[i])[0]
+        if abs(float(quads.quad_aspect(q)[0]) / (w / h) - 1) > REACH_ASPECT:
             continue
         poses[i], support[i] = q[0], s[0]
 

@@ -56,7 +56,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -422,14 +421,12 @@ def _on_other_marker(
     marker read bit for bit (``read``) of another face than ``named`` (card, side): that
     square is the other card's marker, and the outline, cut across the cards, is not
     ``named``'s."""
-    for s in read:
-        if s.kind != "marker" or s.soft or (s.card, s.side) == named:
-            continue
-        poly = np.asarray(s.corners_px, np.float32).reshape(-1, 1, 2)
-        for centre in np.asarray(found, np.float64).mean(axis=1):
-            if cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
-                return True
-    return False
+    others = [
+        s.corners_px
+        for s in read
+        if s.kind == "marker" and not s.soft and (s.card, s.side) != named
+    ]
+    return bool(others) and not off_outlines(np.asarray(found, np.float64), others).all()
 
 
 def outline_sightings(
