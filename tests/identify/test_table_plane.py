@@ -100,6 +100,24 @@ def _features_scene(seed: int, looks: str, index: int) -> tuple[np.ndarray, obje
     return make_scene("features", "normal", scene_seed(seed, index), looks)
 
 
+@functools.cache
+def _pickpic() -> object:
+    return open_deck("pickpic")
+
+
+def _read_by_pictures(frame: np.ndarray) -> dict[str, np.ndarray]:
+    """The Pick Pic cards named in ``frame`` by their pictures alone, and their outlines."""
+    res = identify_frame(frame, _pickpic(), codes=None)  # type: ignore[arg-type]
+    return {r.card: r.corners_px for r in res.cards}
+
+
+def _named_on_their_cards(named: dict[str, np.ndarray], truth: object) -> None:
+    """Every card of ``truth`` named in ``named`` lies on its card."""
+    for t in truth.cards:  # type: ignore[attr-defined]
+        if t.card_id in named:
+            assert placement_error(named[t.card_id], t.corners_px) <= PLACE_MAX, t.card_id
+
+
 @pytest.mark.parametrize(
     ("index", "card"),
     [
@@ -112,19 +130,12 @@ def test_a_partly_hidden_card_named_by_its_picture_is_placed_on_its_card(
     index: int, card: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     frame, truth = _features_scene(2, "wide", index)
-    deck = open_deck("pickpic")
     own = next(t for t in truth.cards if t.card_id == card)
-
-    def read() -> dict[str, np.ndarray]:
-        return {r.card: r.corners_px for r in identify_frame(frame, deck, codes=None).cards}
-
-    named = read()
+    named = _read_by_pictures(frame)
     assert set(named) <= {t.card_id for t in truth.cards}
-    for t in truth.cards:  # every card named lies on its card
-        if t.card_id in named:
-            assert placement_error(named[t.card_id], t.corners_px) <= PLACE_MAX, t.card_id
+    _named_on_their_cards(named, truth)
     monkeypatch.setattr(table_plane, "MIN_ANCHORS", 10**6)
-    before = read()
+    before = _read_by_pictures(frame)
     assert placement_error(before[card], own.corners_px) > PLACE_MAX
     assert set(before) == set(named)  # the same cards, only placed
 
@@ -136,18 +147,10 @@ def test_a_card_under_a_sleeve_is_placed_whole_though_its_picture_agrees_less_th
     # outline round what shows a fifth too short (its picture agreeing 0.19 there); on its
     # card, the hidden part agreeing with nothing, 0.10 (FAR_GAIN).
     frame, truth = _features_scene(2, "wide", 36)
-    deck = open_deck("pickpic")
     own = next(t for t in truth.cards if t.card_id == "pickpic-008")
-
-    def read() -> dict[str, np.ndarray]:
-        return {r.card: r.corners_px for r in identify_frame(frame, deck, codes=None).cards}
-
-    named = read()
-    for t in truth.cards:
-        if t.card_id in named:
-            assert placement_error(named[t.card_id], t.corners_px) <= PLACE_MAX, t.card_id
+    _named_on_their_cards(_read_by_pictures(frame), truth)
     monkeypatch.setattr(table_plane, "FAR_GAIN", 0.0)
-    assert placement_error(read()["pickpic-008"], own.corners_px) > PLACE_MAX
+    assert placement_error(_read_by_pictures(frame)["pickpic-008"], own.corners_px) > PLACE_MAX
 
 
 def test_degenerate_outlines_give_no_plane_and_no_error() -> None:
