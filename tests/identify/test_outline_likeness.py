@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
-from vision.identify import outline_markers
+from vision.identify import codes, outline_markers
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 
@@ -46,6 +46,10 @@ def _named_only_by_the_rule(
     assert card in named and _placed_on_its_card(named, truth, card)
     assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
     mp.setattr(outline_markers, rule, off)
+    # Markers traced to more than four corners are found as rounded squares and paired since
+    # (tests/identify/test_rounded_squares.py); some of these cards are named that way too.
+    # Without them, as when the rules were made, each card needs its rule.
+    mp.setattr(codes, "_ROUNDED_PX", (999, 999))
     assert card not in _named(frame)
 
 

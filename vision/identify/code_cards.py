@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 
 from vision.identify import appearance, blur_read, deblur, marker_pairs, outline_markers, quads
 from vision.identify.candidates import Thresholds, _area, _Candidate, _overlaps_any
-from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
+from vision.identify.codes import (
+    CodeCard,
+    CodeReader,
+    face_geometry,
+    read_sightings,
+    refine_marker_corners,
+    vote,
+)
 from vision.identify.outlines import fiducials_among
 from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry
@@ -352,7 +359,8 @@ def _read_codes(
     """:func:`_by_codes` on one frame as it is; ``squares``: when given a list, the
     frame's dark squares (markers read and squares left unread, (n, 4, 2)) are put in it."""
     unread: list[NDArray[np.float32]] = []
-    sightings = read_sightings(bgr, grey, reader, game=game, unread=unread)
+    rough: list[NDArray[np.float32]] = []
+    sightings = read_sightings(bgr, grey, reader, game=game, unread=unread, rough=rough)
     if squares is not None:
         marks = [s.corners_px for s in sightings if s.kind == "marker"]
         squares.append(
@@ -375,15 +383,20 @@ def _read_codes(
     if more:
         cards = vote(sightings + more)
     if game is not None:
+        placed = [c.corners_px.astype(np.float64) for c in cards]
+        # The rough squares off the cards placed, their corners moved onto their edges.
+        more_dark = [
+            refine_marker_corners(grey, r[marker_pairs.off_outlines(r, placed)]) for r in rough
+        ]
         found = outline_markers.outline_sightings(
             grey,
             grads(),
             regions(),
-            [c.corners_px.astype(np.float64) for c in cards],
+            placed,
             game,
             lambda poses, faces: _face_agreement(bgr, poses, faces),
             lambda poses: _game_face_agreement(bgr, poses, game),
-            unread[0] if unread else None,
+            np.concatenate([*unread[:1], *more_dark]) if unread or rough else None,
             fiducials,
             sightings,
         )

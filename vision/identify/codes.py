@@ -220,21 +220,35 @@ _COARSE_MIN_SIDE = 2 * _COARSE_MIN_PX
 
 
 def marker_quads(
-    grey: NDArray[np.uint8], min_px: int = MIN_MARKER_PX, refine: bool = True
+    grey: NDArray[np.uint8],
+    min_px: int = MIN_MARKER_PX,
+    refine: bool = True,
+    rough: list[NDArray[np.float32]] | None = None,
 ) -> NDArray[np.float32]:
     """Dark square candidates: (n, 4, 2) float32 corners, clockwise on screen, sub-pixel:
     the dark blobs of one adaptive threshold (:data:`_THRESH_WINDOW`) of a marker's size (at
     least ``min_px`` wide and high), traced in their own small windows; ``refine``: corners
     moved onto the square's edge (:func:`refine_marker_corners`), else half a pixel out
     from the contour's. Squares whose cells are wider than the threshold's window are left
-    hollow: :func:`large_marker_quads` finds those."""
+    hollow: :func:`large_marker_quads` finds those. ``rough``: when a list, the blobs traced
+    to no quadrilateral that are squares all the same (:func:`_rounded_square`) are put in
+    it, (k, 4, 2) the same way, their corners unrefined."""
     h, w = grey.shape
-    out = _dark_squares(grey, min_px)
+    fitted: list[NDArray[np.float32]] = []
+    out = _dark_squares(grey, min_px, fitted if rough is not None else None)
+    if rough is not None:
+        rough.append(_clipped(fitted[0], w, h))
     if not len(out):
         return out
-    out[..., 0] = np.clip(out[..., 0], 0, w - 1)
-    out[..., 1] = np.clip(out[..., 1], 0, h - 1)
+    out = _clipped(out, w, h)
     return refine_marker_corners(grey, out) if refine else out
+
+
+def _clipped(quads: NDArray[np.float32], w: int, h: int) -> NDArray[np.float32]:
+    """``quads`` (n, 4, 2) with their corners clipped to a (``h``, ``w``) image."""
+    quads[..., 0] = np.clip(quads[..., 0], 0, w - 1)
+    quads[..., 1] = np.clip(quads[..., 1], 0, h - 1)
+    return quads
 
 
 def large_marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -268,10 +282,13 @@ def large_marker_quads(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     return refine_marker_corners(grey, out)
 
 
-def _dark_squares(grey: NDArray[np.uint8], min_px: int) -> NDArray[np.float32]:
+def _dark_squares(
+    grey: NDArray[np.uint8], min_px: int, rough: list[NDArray[np.float32]] | None = None
+) -> NDArray[np.float32]:
     """:func:`marker_quads` at one level: (n, 4, 2) float32 corners, clockwise on screen,
-    half a pixel out from the contour's, not clipped to the image."""
-    h, w = grey.shape
+    half a pixel out from the contour's, not clipped to the image. ``rough``: when a list,
+    the blobs traced to no quadrilateral that are squares all the same
+    (:func:`_rounded_square`) are put in it, as the same kind of array."""
     binary = dark_against_mean(grey, _THRESH_WINDOW, _THRESH_C)
     # BBDT: on these thresholded frames (thousands of specks of texture) a third faster than
     # the default (Spaghetti) on one thread.
@@ -280,14 +297,22 @@ def _dark_squares(grey: NDArray[np.uint8], min_px: int) -> NDArray[np.float32]:
     )
     labels, stats = np.asarray(found_labels, np.int32), np.asarray(found_stats, np.int32)
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
-    max_side = max(h, w) // 2
+    max_side = max(grey.shape) // 2
     ok = (bw >= min_px) & (bh >= min_px) & (bw <= max_side) & (bh <= max_side)
     # A marker's dark cells (its border ring and about half its inner cells) cover most of
     # it, and a square turned any way fills at least half its bounding box.
     ok &= (area >= 0.25 * bw * bh) & (np.maximum(bw, bh) <= 2 * np.minimum(bw, bh))
     ok[0] = False
-    found = [_component_polygon(labels, i, box) for i, box in _boxes(stats, ok)]
-    out = np.array([q for q in found if q is not None], np.float32).reshape(-1, 4, 2)
+    found = [_component_polygon(labels, i, box, rough is not None) for i, box in _boxes(stats, ok)]
+    if rough is not None:
+        rough.append(_squares([q for q, fitted in found if q is not None and fitted], min_px))
+    return _squares([q for q, fitted in found if q is not None and not fitted], min_px)
+
+
+def _squares(found: list[NDArray[np.float32]], min_px: int) -> NDArray[np.float32]:
+    """The traced quadrilaterals ``found`` ((4, 2) each) that may be markers, as (n, 4, 2)
+    float32 corners clockwise on screen, half a pixel out from the contour's."""
+    out = np.array(found, np.float32).reshape(-1, 4, 2)
     # Sides of a marker's size and not too unequal; turned clockwise on screen.
     sides = np.linalg.norm(out - np.roll(out, -1, axis=1), axis=2)
     shortest = sides.min(axis=1, initial=np.inf)
@@ -319,20 +344,47 @@ def _boxes(
 
 
 def _component_polygon(
-    labels: NDArray[np.int32], label: int, box: tuple[int, int, int, int]
-) -> NDArray[np.float32] | None:
+    labels: NDArray[np.int32], label: int, box: tuple[int, int, int, int], fit: bool = False
+) -> tuple[NDArray[np.float32] | None, bool]:
     """(4, 2) float32 frame corners of component ``label`` of ``labels`` (its bounding box
     ``box`` (x, y, w, h)): its outer contour, traced in its own window, simplified to a
-    polygon; None unless that is a convex quadrilateral."""
+    polygon; None unless that is a convex quadrilateral. ``fit``: else its least rectangle,
+    where that fits it (:func:`_rounded_square`). With whether the corners are that
+    rectangle's."""
     x, y, cw, ch = box
     x0, y0 = max(0, x - 1), max(0, y - 1)
     roi = (labels[y0 : y + ch + 1, x0 : x + cw + 1] == label).view(np.uint8)
     contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     c = max(contours, key=len)
     approx = cv2.approxPolyDP(c, 0.04 * len(c), True)
-    if len(approx) != 4 or not cv2.isContourConvex(approx):
+    if len(approx) == 4 and cv2.isContourConvex(approx):
+        return np.asarray(approx.reshape(4, 2) + np.array([x0, y0]), np.float32), False
+    rect = (
+        _rounded_square(c)
+        if fit and _ROUNDED_PX[0] <= min(cw, ch) <= max(cw, ch) <= _ROUNDED_PX[1]
+        else None
+    )
+    return (None if rect is None else rect + np.array([x0, y0], np.float32)), True
+
+
+#: :func:`_rounded_square`: the least and most width and height (px) of a blob it is tried
+#: on (a marker of 12 to about 25 px: larger ones are traced as they are), and the least
+#: share of the rectangle fitted that the blob's convex hull must cover.
+_ROUNDED_PX = (12, 32)
+_ROUNDED_FILL = 0.8
+
+
+def _rounded_square(contour: NDArray[np.int32]) -> NDArray[np.float32] | None:
+    """The corners (4, 2) of a blob whose traced polygon is no quadrilateral but which is a
+    square all the same: a small marker blurred to rounded corners, or a corner joined to a
+    speck (on development sets, 20 of 32 card markers missed on cards 35-55 px wide were
+    traced to 5-10 corners). The least rectangle round its ``contour``, when the contour's
+    convex hull covers at least :data:`_ROUNDED_FILL` of it; else None."""
+    rect = cv2.minAreaRect(contour)
+    area = rect[1][0] * rect[1][1]
+    if area <= 0 or cv2.contourArea(cv2.convexHull(contour)) < _ROUNDED_FILL * area:
         return None
-    return np.asarray(approx.reshape(4, 2) + np.array([x0, y0]), np.float32)
+    return np.asarray(cv2.boxPoints(rect), np.float32)
 
 
 #: Edge refinement of a candidate's corners: points along each side (share of the side, away
@@ -684,6 +736,7 @@ def read_sightings(
     qr: bool = True,
     game: str | None = None,
     unread: list[NDArray[np.float32]] | None = None,
+    rough: list[NDArray[np.float32]] | None = None,
 ) -> list[CodeSighting]:
     """Every kit-card code in a frame, as :class:`CodeSighting`; codes of no card ignored.
 
@@ -695,7 +748,10 @@ def read_sightings(
     by their correlation with the markers as blur shows them or with their partner
     (:func:`vision.identify.marker_pairs.unread_sightings`): sightings marked ``soft``.
     ``unread``: when given a list, the dark squares left unread (n, 4, 2) are put in it and
-    not read further here: the caller reads them once it has voted the cards."""
+    not read further here: the caller reads them once it has voted the cards. ``rough``:
+    with a ``game``, when given a list, the dark blobs traced to no quadrilateral that fit a
+    square (:func:`marker_quads`), off the squares read and unread, (k, 4, 2) are put in it,
+    their corners unrefined: less sure, they name no card alone here."""
     markers: list[tuple[int, NDArray[np.float32]]] = []
     texts: list[tuple[str, NDArray[np.float32]]] = []
     soft: list[tuple[int, NDArray[np.float32]]] = []
@@ -703,7 +759,7 @@ def read_sightings(
         # Every decoder and fallback, and the fast reader too: what the fast reader reads,
         # the full one reads as well (a code both read is kept once, the fast reading's
         # corners first).
-        markers, texts, soft, left = _fast_codes(grey, qr, game)
+        markers, texts, soft, left, fitted = _fast_codes(grey, qr, game)
         from vision.codes import decode_frame
 
         more: list[tuple[int, NDArray[np.float32]]] = []
@@ -722,7 +778,7 @@ def read_sightings(
                 if not _seen(m, edges[k], markers):
                     markers.append((m, edges[k]))
     elif reader == "fast":
-        markers, texts, soft, left = _fast_codes(grey, qr, game)
+        markers, texts, soft, left, fitted = _fast_codes(grey, qr, game)
     else:
         raise ValueError(f"unknown code reader {reader!r}; expected one of {list(CODE_READERS)}")
     out: list[CodeSighting] = []
@@ -749,6 +805,8 @@ def read_sightings(
         s = sighting("qr", named[0], named[1], corners)
         if s is not None:
             out.append(s)
+    if rough is not None:
+        rough.append(fitted)
     if unread is not None:
         unread.append(left)
     elif game is not None and len(left):
@@ -765,12 +823,15 @@ def _fast_codes(
     list[tuple[str, NDArray[np.float32]]],
     list[tuple[int, NDArray[np.float32]]],
     NDArray[np.float32],
+    NDArray[np.float32],
 ]:
     """The fast reader's markers (id, corners), QR texts (text, corners) and, with a
     ``game``, the markers of its cards read by likeness
-    (:func:`vision.identify.likeness.soft_markers`) of a frame, and the dark squares left
-    unread (n, 4, 2) (none without a ``game``)."""
-    quads = marker_quads(grey)
+    (:func:`vision.identify.likeness.soft_markers`) of a frame, the dark squares left
+    unread (n, 4, 2) and the rough squares off them all (k, 4, 2: :func:`marker_quads`'
+    ``rough``, not read) (none without a ``game``)."""
+    rough: list[NDArray[np.float32]] = []
+    quads = marker_quads(grey, rough=rough if game is not None else None)
     # Large markers after the others (the same marker read twice keeps its first reading);
     # QR codes' finder patterns looked for among the others only, as they were: shrunk 4
     # times, whole cards and their backs' patterns are dark squares too.
@@ -779,7 +840,7 @@ def _fast_codes(
     if qr:
         texts = read_qr_fast(grey, qr_windows(quads[~read[: len(quads)]], grey.shape))
     soft = []
-    left = np.zeros((0, 4, 2), np.float32)
+    left = more = np.zeros((0, 4, 2), np.float32)
     if game is not None:
         from vision.identify.likeness import game_marker_ids, soft_markers
 
@@ -793,7 +854,11 @@ def _fast_codes(
         ]
         named = [c for _, c in [*markers, *soft]]
         left = unread[~_inside_any(unread, np.array(named, np.float32).reshape(-1, 4, 2))]
-    return markers, texts, soft, left
+        # Blobs traced to no quadrilateral: not read here (their corners are less sure), but
+        # left for the steps that read a card's two squares together.
+        seen = np.concatenate([left, np.array(named, np.float32).reshape(-1, 4, 2)])
+        more = rough[0][~_inside_any(rough[0], seen)]
+    return markers, texts, soft, left, more
 
 
 def _inside_any(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.bool_]:
