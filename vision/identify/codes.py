@@ -368,9 +368,9 @@ def _component_polygon(
 
 
 #: :func:`_rounded_square`: the least and most width and height (px) of a blob it is tried
-#: on (a marker of 12 to about 25 px: larger ones are traced as they are), and the least
+#: on (a marker of 10 to about 25 px: larger ones are traced as they are), and the least
 #: share of the rectangle fitted that the blob's convex hull must cover.
-_ROUNDED_PX = (12, 32)
+_ROUNDED_PX = (10, 32)
 _ROUNDED_FILL = 0.8
 
 
