@@ -380,9 +380,10 @@ def _rounded_square(contour: NDArray[np.int32]) -> NDArray[np.float32] | None:
     speck (on development sets, 20 of 32 card markers missed on cards 35-55 px wide were
     traced to 5-10 corners). The least rectangle round its ``contour``, when the contour's
     convex hull covers at least :data:`_ROUNDED_FILL` of it; else None."""
-    rect = cv2.minAreaRect(contour)
+    hull = cv2.convexHull(contour)
+    rect = cv2.minAreaRect(hull)  # the contour's own (it is its hull's), on fewer points
     area = rect[1][0] * rect[1][1]
-    if area <= 0 or cv2.contourArea(cv2.convexHull(contour)) < _ROUNDED_FILL * area:
+    if area <= 0 or cv2.contourArea(hull) < _ROUNDED_FILL * area:
         return None
     return np.asarray(cv2.boxPoints(rect), np.float32)
 

@@ -301,17 +301,28 @@ def off_outlines(
     squares: NDArray[np.floating], outlines: Sequence[NDArray[np.floating]]
 ) -> NDArray[np.bool_]:
     """(m,) whether each square of ``squares`` (m, 4, 2) has its centre outside every
-    outline (4, 2) of ``outlines``."""
-    centres = squares.mean(axis=1)
+    outline (4, 2) of ``outlines`` (strictly: a centre on an outline's side is not off it):
+    ``cv2.pointPolygonTest``'s answer for each centre and outline, its steps taken for all
+    of them at once (its float32 points; the crossings' sign worked out in float64)."""
     free = np.ones(len(squares), bool)
-    if not len(squares):
+    if not len(squares) or not len(outlines):
         return free
-    for outline in outlines:
-        poly = np.asarray(outline, np.float32)
-        free &= np.array(
-            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) < 0 for x, y in centres]
-        )
-    return free
+    p = np.asarray(np.asarray(squares).mean(axis=1), np.float32)[:, None, None, :]  # (m,1,1,2)
+    v = np.stack([np.asarray(o, np.float32).reshape(-1, 2) for o in outlines])[None]
+    v0 = np.roll(v, 1, axis=2)  # each side from the vertex before to the vertex
+    px, py, x, y, x0, y0 = p[..., 0], p[..., 1], v[..., 0], v[..., 1], v0[..., 0], v0[..., 1]
+    skip = ((y0 <= py) & (y <= py)) | ((y0 > py) & (y > py)) | ((x0 < px) & (x < px))
+    on = (
+        skip
+        & (py == y)
+        & ((px == x) | ((py == y0) & (((x0 <= px) & (px <= x)) | ((x <= px) & (px <= x0)))))
+    )
+    f64 = np.float64
+    dist = f64(py - y0) * f64(x - x0) - f64(px - x0) * f64(y - y0)
+    on |= ~skip & (dist == 0)
+    dist = np.where(y < y0, -dist, dist)
+    inside = (~skip & (dist > 0)).sum(axis=2) % 2 == 1
+    return np.asarray(~(on.any(axis=2) | inside).any(axis=1))
 
 
 def unread_sightings(
