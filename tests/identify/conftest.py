@@ -100,6 +100,14 @@ def mixed_scene() -> tuple[np.ndarray, Truth, SceneSpec]:
     return frame, truth, spec
 
 
+def named_by_codes(frame: np.ndarray) -> dict[str, np.ndarray]:
+    """The cards a frame's codes name at a Pick Pic table ("card/side" -> (4, 2) corners)."""
+    from vision.identify.identify import identify_frame
+
+    res = identify_frame(frame, None, codes="fast", game="pickpic")
+    return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
+
+
 @functools.cache
 def small_deck() -> ReferenceDeck:
     """A Pick Pic deck of :data:`DECK_IDS` (built from the kit's faces, as the built-in)."""

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
+from tests.identify.conftest import named_by_codes
 from vision.identify import codes, outline_markers
-from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 
 
@@ -24,11 +24,6 @@ def _scene(seed: int, looks: str, index: int) -> tuple[np.ndarray, object]:
     """Scene ``index`` of the hard codes tables of ``seed`` in looks ``looks`` (development
     groups: ``dev``, ``wide``)."""
     return make_scene("codes", "hard", scene_seed(seed, index), looks)
-
-
-def _named(frame: np.ndarray) -> dict[str, np.ndarray]:
-    res = identify_frame(frame, None, codes="fast", game="pickpic")
-    return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
 
 
 def _placed_on_its_card(named: dict[str, np.ndarray], truth, card: str) -> bool:
@@ -42,7 +37,7 @@ def _named_only_by_the_rule(
     """``card`` is named in ``scene`` (seed, looks, index), on its card, and nothing that is
     not on the table; with ``outline_markers``' ``rule`` set to ``off``, it is not named."""
     frame, truth = _scene(*scene)
-    named = _named(frame)
+    named = named_by_codes(frame)
     assert card in named and _placed_on_its_card(named, truth, card)
     assert set(named) <= {f"{t.card_id}/{t.face}" for t in truth.cards}
     mp.setattr(outline_markers, rule, off)
@@ -50,7 +45,7 @@ def _named_only_by_the_rule(
     # (tests/identify/test_rounded_squares.py); some of these cards are named that way too.
     # Without them, as when the rules were made, each card needs its rule.
     mp.setattr(codes, "_ROUNDED_PX", (999, 999))
-    assert card not in _named(frame)
+    assert card not in named_by_codes(frame)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +110,7 @@ def test_two_outlines_on_one_card_name_it_once_on_its_card(
         return seen[-1]
 
     monkeypatch.setattr(outline_markers, "outline_sightings", spy)
-    named = _named(frame)
+    named = named_by_codes(frame)
     assert seen and any(seen)
     for found in seen:
         cards = [(s.card, s.side) for s in found]
@@ -146,9 +141,9 @@ def test_a_marker_behind_the_games_likest_needs_both_picture_tests(
     # other (0.73 against 0.70), the picture as a whole is far from it (0.40 against 0.66).
     frame, truth = _scene(2, "dev", 85)
     assert "pickpic-066" not in {t.card_id for t in truth.cards}
-    assert "pickpic-066/front" not in _named(frame)
+    assert "pickpic-066/front" not in named_by_codes(frame)
     likest = outline_markers._likest_picture
     monkeypatch.setattr(
         outline_markers, "_likest_picture", lambda p, o, n, both=False: likest(p, o, n)
     )
-    assert "pickpic-066/front" in _named(frame)
+    assert "pickpic-066/front" in named_by_codes(frame)

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
+from tests.identify.conftest import named_by_codes
 from vision.identify import outline_markers
 from vision.identify.codes import sighting
-from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 
 
@@ -50,21 +50,16 @@ def _scene() -> tuple[np.ndarray, object]:
     return make_scene("codes", "normal", scene_seed(2, 78), "dev")
 
 
-def _read(frame: np.ndarray) -> dict[str, np.ndarray]:
-    res = identify_frame(frame, None, codes="fast", game="pickpic")
-    return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
-
-
 def test_a_card_half_under_another_is_placed_on_its_card_not_by_the_others_marker(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frame, truth = _scene()
     own = {f"{t.card_id}/{t.face}": t.corners_px for t in truth.cards}
-    named = _read(frame)
+    named = named_by_codes(frame)
     assert "pickpic-018/front" in named
     for card, corners in named.items():
         assert card in own
         assert placement_error(corners, own[card]) <= PLACE_MAX, card
     monkeypatch.setattr(outline_markers, "_on_other_marker", lambda *a: False)
-    before = _read(frame)["pickpic-018/front"]
+    before = named_by_codes(frame)["pickpic-018/front"]
     assert placement_error(before, own["pickpic-018/front"]) > PLACE_MAX

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
+from tests.identify.conftest import named_by_codes
 from vision.identify import codes
-from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
 
 
@@ -79,11 +79,6 @@ def _scene() -> tuple[np.ndarray, object]:
     return make_scene("codes", "hard", scene_seed(2, 66), "dev")
 
 
-def _read(frame: np.ndarray) -> dict[str, np.ndarray]:
-    res = identify_frame(frame, None, codes="fast", game="pickpic")
-    return {f"{r.card}/{r.side}": r.corners_px for r in res.cards}
-
-
 def test_rounded_squares_are_found_but_name_no_card_alone() -> None:
     frame, truth = _scene()
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -107,7 +102,7 @@ def test_cards_whose_markers_are_rounded_blobs_are_named_and_placed_on_their_car
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frame, truth = _scene()
-    read = _read(frame)
+    read = named_by_codes(frame)
     truths = {f"{t.card_id}/{t.face}": np.asarray(t.corners_px) for t in truth.cards}
     for name in ("pickpic-002/back", "pickpic-077/front"):
         assert name in read
@@ -116,5 +111,5 @@ def test_cards_whose_markers_are_rounded_blobs_are_named_and_placed_on_their_car
         assert placement_error(corners, truths[name]) <= PLACE_MAX
     # Without the rounded squares, neither is named.
     monkeypatch.setattr(codes, "_ROUNDED_PX", (999, 999))
-    without = _read(frame)
+    without = named_by_codes(frame)
     assert "pickpic-002/back" not in without and "pickpic-077/front" not in without
