@@ -14,7 +14,7 @@ import pytest
 
 from pictable.bench.drawers.cards import draw_card_scene
 from pictable.bench.readers.identify import kit_art
-from vision.identify import codes, local, printed_codes, verification
+from vision.identify import dark_squares, local, printed_codes, verification
 from vision.identify.appearance import portrait
 from vision.identify.deck import ReferenceDeck, build_deck, open_deck
 from vision.identify.identify import identify_frame
@@ -179,7 +179,7 @@ def test_a_card_of_a_like_marker_is_not_named_by_its_markers(
     # Its markers, blobs traced to more than four corners, are now found as rounded squares
     # and read with their partner (tests/identify/test_rounded_squares.py): without those,
     # the card is left to its picture, as when the rule was made.
-    monkeypatch.setattr(codes, "_ROUNDED_PX", (999, 999))
+    monkeypatch.setattr(dark_squares, "_ROUNDED_PX", (999, 999))
     read = identify_frame(frame, open_deck("pickpic"), codes="fast", game="pickpic")
     assert _wrong(read.cards, truth) == ["pickpic-040"]
 

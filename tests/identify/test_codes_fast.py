@@ -13,6 +13,7 @@ import pytest
 
 from vision.codes.aruco import load_dictionary
 from vision.identify import codes as c
+from vision.identify import dark_squares
 from vision.identify.quads import _sample
 from vision.identify.scenes import make_scene, scene_seed
 from vision.kit.codes import marker_table
@@ -63,7 +64,7 @@ def _plain_quads(grey: np.ndarray) -> np.ndarray:
 
 def _unrefined(grey: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
     """``marker_quads`` up to its corners' refinement (half a pixel out, clipped)."""
-    monkeypatch.setattr(c, "refine_marker_corners", lambda _grey, quads: quads)
+    monkeypatch.setattr(dark_squares, "refine_marker_corners", lambda _grey, quads: quads)
     return c.marker_quads(grey)
 
 

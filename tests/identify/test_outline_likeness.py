@@ -15,7 +15,7 @@ import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from tests.identify.conftest import named_by_codes
-from vision.identify import codes, outline_markers
+from vision.identify import dark_squares, outline_markers
 from vision.identify.scenes import make_scene, scene_seed
 
 
@@ -44,7 +44,7 @@ def _named_only_by_the_rule(
     # Markers traced to more than four corners are found as rounded squares and paired since
     # (tests/identify/test_rounded_squares.py); some of these cards are named that way too.
     # Without them, as when the rules were made, each card needs its rule.
-    mp.setattr(codes, "_ROUNDED_PX", (999, 999))
+    mp.setattr(dark_squares, "_ROUNDED_PX", (999, 999))
     assert card not in named_by_codes(frame)
 
 

@@ -1,5 +1,5 @@
 """Small markers blurred to rounded corners are found as dark squares all the same, and read
-only with their partner (:func:`vision.identify.codes._rounded_square`, issue 26: the hard
+only with their partner (:func:`vision.identify.dark_squares._rounded_square`, issue 26: the hard
 tier, codes at low resolution).
 
 On the hard tier, most card markers missed on cards 35-55 px wide were never found as dark
@@ -19,7 +19,7 @@ import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from tests.identify.conftest import named_by_codes
-from vision.identify import codes
+from vision.identify import codes, dark_squares
 from vision.identify.scenes import make_scene, scene_seed
 
 
@@ -55,7 +55,7 @@ def test_a_marker_blob_traced_to_more_corners_gives_its_square(side: float, angl
     contour, corners = _marker_blob(side, angle)
     # Traced as the reader traces a blob, it is no quadrilateral.
     assert len(cv2.approxPolyDP(contour, 0.04 * len(contour), True)) > 4
-    found = codes._rounded_square(contour)
+    found = dark_squares._rounded_square(contour)
     assert found is not None
     # Each true corner has a corner found within a pixel and a quarter (the contour runs
     # through the outermost pixels' centres, half a pixel in).
@@ -69,7 +69,7 @@ def test_a_blob_that_is_no_square_gives_none() -> None:
     img[5:35, 5:12] = 1
     img[28:35, 5:35] = 1
     contours, _ = cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    assert codes._rounded_square(contours[0]) is None
+    assert dark_squares._rounded_square(contours[0]) is None
 
 
 @functools.cache
@@ -110,6 +110,6 @@ def test_cards_whose_markers_are_rounded_blobs_are_named_and_placed_on_their_car
         assert name in truths  # no wrong id
         assert placement_error(corners, truths[name]) <= PLACE_MAX
     # Without the rounded squares, neither is named.
-    monkeypatch.setattr(codes, "_ROUNDED_PX", (999, 999))
+    monkeypatch.setattr(dark_squares, "_ROUNDED_PX", (999, 999))
     without = named_by_codes(frame)
     assert "pickpic-002/back" not in without and "pickpic-077/front" not in without
