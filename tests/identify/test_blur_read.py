@@ -12,6 +12,7 @@ import pytest
 
 from vision.identify import blur_read as br
 from vision.identify import codes as c
+from vision.identify import dark_squares
 from vision.identify import likeness as lk
 from vision.kit.codes import marker_bits, marker_id
 
@@ -54,7 +55,7 @@ def test_a_blurred_marker_the_cells_misread_is_named_by_correlation(
     named = 0
     for seed in range(6):
         grey = _marker(mid, cell, blur, 4.0, seed)
-        quads = c.marker_quads(grey)
+        quads = dark_squares.marker_quads(grey)
         assert len(quads) >= 1
         exact, _ = c._read_quads(grey, quads)
         soft = lk.soft_markers(grey, quads, lk.game_marker_ids("pickpic"))
@@ -75,7 +76,7 @@ def test_every_rendered_marker_correlates_best_with_itself() -> None:
     assert templates.shape == (len(br.BLUR_CELLS) * len(ids), br.GRID * br.GRID)
     for mid in (0, 7, marker_id("pickpic-001", "front"), marker_id("picmix-obj-01", "back")):
         grey = _marker(mid, 4.0, 0.0, 0.0, 0)
-        (quad,) = [q for q in c.marker_quads(grey) if np.ptp(q[:, 0]) > 20]
+        (quad,) = [q for q in dark_squares.marker_quads(grey) if np.ptp(q[:, 0]) > 20]
         score = br.correlations(grey, quad[None])[0]
         assert ids[int(np.argmax(score))] == mid
 
@@ -85,7 +86,7 @@ def test_a_square_of_another_game_or_a_fiducial_names_no_card() -> None:
     a square most like one of them names none of the game's."""
     for mid in (4, marker_id("picflip-010", "front")):
         grey = _marker(mid, 2.6, 0.55, 4.0, 0)
-        quads = c.marker_quads(grey)
+        quads = dark_squares.marker_quads(grey)
         assert br.blurred_markers(grey, quads, lk.game_marker_ids("pickpic")) == []
 
 
@@ -101,7 +102,7 @@ def test_no_square_of_the_real_photos_is_named(shared_data: Path, game: str) -> 
         image = cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
         if image is None:
             continue
-        quads = c.marker_quads(image)
+        quads = dark_squares.marker_quads(image)
         named += [
             (p.name, m) for m, _ in br.blurred_markers(image, quads, lk.game_marker_ids(game))
         ]

@@ -31,7 +31,12 @@ def _table(index: int) -> tuple[np.ndarray, np.ndarray]:
 def _plain_quads(grey: np.ndarray) -> np.ndarray:
     """The dark squares' contour corners, each component traced and checked in turn."""
     binary = cv2.adaptiveThreshold(
-        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, c._THRESH_WINDOW, c._THRESH_C
+        grey,
+        255,
+        cv2.ADAPTIVE_THRESH_MEAN_C,
+        cv2.THRESH_BINARY_INV,
+        dark_squares._THRESH_WINDOW,
+        dark_squares._THRESH_C,
     )
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
         binary, 8, cv2.CV_32S, cv2.CCL_BBDT
@@ -41,7 +46,8 @@ def _plain_quads(grey: np.ndarray) -> np.ndarray:
     for i in range(1, len(stats)):
         x, y, cw, ch, area = (int(v) for v in stats[i])
         if not (
-            min(cw, ch) >= c.MIN_MARKER_PX and max(cw, ch) <= min(max(h, w) // 2, 2 * min(cw, ch))
+            min(cw, ch) >= dark_squares.MIN_MARKER_PX
+            and max(cw, ch) <= min(max(h, w) // 2, 2 * min(cw, ch))
         ):
             continue
         if area < 0.25 * cw * ch:
@@ -55,7 +61,7 @@ def _plain_quads(grey: np.ndarray) -> np.ndarray:
             continue
         q = approx.reshape(4, 2).astype(np.float32) + np.array([x0, y0], np.float32)
         sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-        if sides.min() < 0.5 * c.MIN_MARKER_PX or sides.max() > 2.5 * sides.min():
+        if sides.min() < 0.5 * dark_squares.MIN_MARKER_PX or sides.max() > 2.5 * sides.min():
             continue
         v1, v2 = q[1] - q[0], q[2] - q[0]
         quads.append(q[[0, 3, 2, 1]] if v1[0] * v2[1] - v1[1] * v2[0] < 0 else q)
@@ -65,7 +71,7 @@ def _plain_quads(grey: np.ndarray) -> np.ndarray:
 def _unrefined(grey: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
     """``marker_quads`` up to its corners' refinement (half a pixel out, clipped)."""
     monkeypatch.setattr(dark_squares, "refine_marker_corners", lambda _grey, quads: quads)
-    return c.marker_quads(grey)
+    return dark_squares.marker_quads(grey)
 
 
 @pytest.mark.parametrize("index", SCENES)
@@ -88,7 +94,7 @@ def test_points_are_sampled_as_the_generic_sampler_does() -> None:
     grey = rng.integers(0, 256, (90, 130), dtype=np.uint8)
     x = rng.uniform(-5, 135, (7, 300))  # some outside the image: 0 there
     y = rng.uniform(-5, 95, (7, 300))
-    fast = c._sample_xy(grey, x, y)
+    fast = dark_squares._sample_xy(grey, x, y)
     assert fast.shape == (7, 300)
     np.testing.assert_array_equal(fast, _sample(grey, np.stack([x, y], axis=-1)))
     assert (fast[(x < -1) | (y < -1)] == 0).all()
@@ -121,7 +127,7 @@ def _plain_cell_ratios(grey: np.ndarray, quads: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("index", SCENES)
 def test_cells_are_read_as_through_each_homography(index: int) -> None:
     _, grey = _table(index)
-    quads = c.marker_quads(grey)
+    quads = dark_squares.marker_quads(grey)
     np.testing.assert_allclose(
         c._cell_ratios(grey, quads), _plain_cell_ratios(grey, quads), atol=1e-4
     )
@@ -170,7 +176,7 @@ def test_markers_are_those_of_the_dictionary_searched(index: int) -> None:
     """The table's candidates, then each one twice (the second a little moved, as an inner
     contour of the same marker would be): one reading per marker, as the plain search."""
     _, grey = _table(index)
-    quads = c.marker_quads(grey)
+    quads = dark_squares.marker_quads(grey)
     for case in (
         quads,
         np.concatenate([quads, quads + 0.7])[

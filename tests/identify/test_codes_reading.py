@@ -16,9 +16,9 @@ from vision.identify.codes import (
     read_markers,
     read_qr_fast,
     read_sightings,
-    refine_marker_corners,
     vote,
 )
+from vision.identify.dark_squares import marker_quads, refine_marker_corners
 from vision.kit import marker_id
 from vision.kit.codes import format_payload, marker_bits
 from vision.synth import TableSpec, render_scene
@@ -215,7 +215,7 @@ def _qr_sheet(payload: str, module_px: float, angle: float) -> np.ndarray:
 def test_qr_codes_are_read_in_their_finder_patterns_window(module_px: float, angle: float) -> None:
     payload = format_payload("pickpic-007", "back")
     grey = _qr_sheet(payload, module_px, angle)
-    from vision.identify.codes import _read_quads, marker_quads
+    from vision.identify.codes import _read_quads
 
     quads = marker_quads(grey)
     _, read = _read_quads(grey, quads)
@@ -233,7 +233,6 @@ def test_no_qr_window_without_finder_patterns() -> None:
     """A marker alone (its inner cells are no QR code's finders): no window to read."""
     truth = _turned_square((60.0, 50.0), 30.0, 10.0)
     grey = _marker_frame(truth, marker_id(CARD, "front"))
-    from vision.identify.codes import marker_quads
 
     assert qr_windows(marker_quads(grey), grey.shape) == []
 

@@ -15,7 +15,7 @@ import pytest
 
 from pictable.bench.readers.identify import PLACE_MAX, placement_error
 from vision.identify import codes as c
-from vision.identify import deblur
+from vision.identify import dark_squares, deblur
 from vision.identify import likeness as lk
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
@@ -54,7 +54,7 @@ def test_a_marker_with_a_smeared_cell_is_named_by_its_likeness_to_the_games_mark
 ) -> None:
     mid = marker_id("pickpic-017", "front")
     grey = _marker_on_paper(mid, 3.0, flip=cell, blur=0.6, towards=0.6)
-    quads = c.marker_quads(grey)
+    quads = dark_squares.marker_quads(grey)
     read, _ = c._read_quads(grey, quads)
     assert read == []  # bit for bit, that cell reads wrong: no marker
     named = lk.soft_markers(grey, quads, lk.game_marker_ids("pickpic"))
@@ -69,7 +69,9 @@ def test_a_smear_towards_another_games_marker_names_nothing() -> None:
     cell (1, 2): smeared there, it is as like the one as the other."""
     mid = marker_id("pickpic-017", "front")
     grey = _marker_on_paper(mid, 3.0, flip=(1, 2), blur=0.6, towards=0.6)
-    assert lk.soft_markers(grey, c.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
+    assert (
+        lk.soft_markers(grey, dark_squares.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
+    )
 
 
 def test_a_cell_read_fully_wrong_is_not_corrected() -> None:
@@ -78,7 +80,9 @@ def test_a_cell_read_fully_wrong_is_not_corrected() -> None:
     call, so it names nothing."""
     mid = marker_id("pickpic-017", "front")
     grey = _marker_on_paper(mid, 3.0, flip=(1, 2), blur=0.6)
-    assert lk.soft_markers(grey, c.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
+    assert (
+        lk.soft_markers(grey, dark_squares.marker_quads(grey), lk.game_marker_ids("pickpic")) == []
+    )
 
 
 @pytest.mark.parametrize("cell", [None, (0, 0), (2, 1)])
@@ -90,14 +94,14 @@ def test_likeness_names_nothing_outside_the_game_and_never_a_fiducial(
     # (some are two cells from a Pick Pic marker: every marker of the kit is a rival).
     for card in ("picflip-010", "picflip-057", "picflip-101"):
         grey = _marker_on_paper(marker_id(card, "back"), 3.0, flip=cell, blur=0.6, towards=0.6)
-        assert lk.soft_markers(grey, c.marker_quads(grey), pickpic) == []
+        assert lk.soft_markers(grey, dark_squares.marker_quads(grey), pickpic) == []
     # The play area's and the board's markers (fiducials): never read as a card's.
     for fiducial in (0, 2, 5):
         grey = _marker_on_paper(fiducial, 3.0, flip=cell, blur=0.6, towards=0.6)
-        assert lk.soft_markers(grey, c.marker_quads(grey), pickpic) == []
+        assert lk.soft_markers(grey, dark_squares.marker_quads(grey), pickpic) == []
     # No game, no likeness.
     grey = _marker_on_paper(marker_id("pickpic-017", "front"), 3.0, flip=(1, 2), blur=0.6)
-    assert lk.soft_markers(grey, c.marker_quads(grey), frozenset()) == []
+    assert lk.soft_markers(grey, dark_squares.marker_quads(grey), frozenset()) == []
 
 
 def test_the_games_markers_are_its_cards_both_faces() -> None:

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.identify import deblur, outline_markers, quads
+from vision.identify import dark_squares, deblur, outline_markers, quads
 from vision.identify.codes import _lstsq_homographies, face_geometry
 from vision.identify.identify import identify_frame
 from vision.identify.scenes import make_scene, scene_seed
@@ -319,14 +319,13 @@ def test_small_cards_on_a_pale_table_are_named_by_their_dark_squares_paired(
 
 
 def test_samples_of_more_points_than_one_remap_takes_are_the_same() -> None:
-    from vision.identify import codes
 
     img = (np.arange(100 * 120) % 251).astype(np.uint8).reshape(100, 120)
     rng = np.random.default_rng(0)
     x, y = rng.uniform(-2, 121, (50, 70)), rng.uniform(-2, 101, (50, 70))
-    whole = codes._sample_xy(img, x, y)
+    whole = dark_squares._sample_xy(img, x, y)
     # In pieces of 777 points, as past 16 M points (33 M and more stopped cv2.remap).
-    assert np.array_equal(codes._sample_xy(img, x, y, chunk=777), whole)
+    assert np.array_equal(dark_squares._sample_xy(img, x, y, chunk=777), whole)
 
 
 def test_a_cloth_of_hundreds_of_dark_marks_pairs_only_the_likest_markers() -> None:

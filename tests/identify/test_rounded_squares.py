@@ -83,8 +83,8 @@ def test_rounded_squares_are_found_but_name_no_card_alone() -> None:
     frame, truth = _scene()
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rough: list[np.ndarray] = []
-    plain = codes.marker_quads(grey)
-    np.testing.assert_array_equal(codes.marker_quads(grey, rough=rough), plain)
+    plain = dark_squares.marker_quads(grey)
+    np.testing.assert_array_equal(dark_squares.marker_quads(grey, rough=rough), plain)
     card = next(t for t in truth.cards if t.card_id == "pickpic-002")
     inside = [
         cv2.pointPolygonTest(np.float32(card.corners_px), tuple(map(float, q.mean(axis=0))), False)

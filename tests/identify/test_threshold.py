@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.identify import codes
+from vision.identify import dark_squares
 from vision.identify.threshold import dark_against_mean
 
 
@@ -36,7 +36,9 @@ def _images() -> list[np.ndarray]:
     ]
 
 
-@pytest.mark.parametrize("window, c", [(codes._THRESH_WINDOW, codes._THRESH_C), (3, 0), (31, 250)])
+@pytest.mark.parametrize(
+    "window, c", [(dark_squares._THRESH_WINDOW, dark_squares._THRESH_C), (3, 0), (31, 250)]
+)
 def test_dark_against_mean_is_opencvs_adaptive_threshold(window: int, c: int) -> None:
     for grey in _images():
         assert np.array_equal(dark_against_mean(grey, window, c), _opencv(grey, window, c))

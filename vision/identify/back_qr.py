@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.identify.blur_read import gaussian_rows
-from vision.identify.codes import _sample_xy
+from vision.identify.dark_squares import _sample_xy
 from vision.kit import geometry as g
 from vision.kit.codes import face_codes, marker_table, qr_matrix
 

@@ -26,7 +26,8 @@ import functools
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.identify.codes import _ROTATED, MAX_CELL_SPREAD, _cell_read, _sample_xy
+from vision.identify.codes import _ROTATED, MAX_CELL_SPREAD, _cell_read
+from vision.identify.dark_squares import _sample_xy
 from vision.identify.likeness import _soft_templates
 
 #: Sample points a side over a square (two a cell).

@@ -18,14 +18,8 @@ from numpy.typing import NDArray
 
 from vision.identify import appearance, blur_read, deblur, marker_pairs, outline_markers, quads
 from vision.identify.candidates import Thresholds, _area, _Candidate, _overlaps_any
-from vision.identify.codes import (
-    CodeCard,
-    CodeReader,
-    face_geometry,
-    read_sightings,
-    refine_marker_corners,
-    vote,
-)
+from vision.identify.codes import CodeCard, CodeReader, face_geometry, read_sightings, vote
+from vision.identify.dark_squares import refine_marker_corners
 from vision.identify.outlines import fiducials_among
 from vision.identify.verification import RIVAL_MARKER_MIN
 from vision.kit import geometry

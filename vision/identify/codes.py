@@ -39,10 +39,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.codes.aruco import load_dictionary
-from vision.identify.dark_squares import (  # noqa: F401 (the marker search, read here)
+from vision.identify.dark_squares import (
     _CELLS,
-    _THRESH_C,
-    _THRESH_WINDOW,
     MIN_MARKER_PX,
     _sample_xy,
     large_marker_quads,

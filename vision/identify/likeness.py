@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.codes.aruco import load_dictionary
-from vision.identify.codes import _CELLS, _ROTATED, MAX_CELL_SPREAD, _cell_read
+from vision.identify.codes import _ROTATED, MAX_CELL_SPREAD, _cell_read
+from vision.identify.dark_squares import _CELLS
 from vision.kit.codes import marker_table
 
 #: Soft reading (:func:`soft_markers`): a dark square that no marker matches bit for bit is

@@ -34,7 +34,6 @@ from numpy.typing import NDArray
 from vision.identify.blur_read import bilinear_points, blurred_markers
 from vision.identify.codes import (
     _CELL_SAMPLES,
-    _CELLS,
     _ROTATED,
     MAX_CELL_SPREAD,
     CodeCard,
@@ -42,12 +41,11 @@ from vision.identify.codes import (
     _cell_read,
     _face_corners_mm,
     _inside_any,
-    _sample_xy,
     cell_levels,
     face_geometry,
-    refine_marker_corners,
     sighting,
 )
+from vision.identify.dark_squares import _CELLS, _sample_xy, refine_marker_corners
 from vision.identify.likeness import _soft_templates, game_marker_ids
 from vision.kit.codes import card_for_marker
 from vision.kit.codes import marker_id as face_marker_id

@@ -66,10 +66,10 @@ from vision.identify.codes import (
     CodeSighting,
     _face_corners_mm,
     _lstsq_homographies,
-    _sample_xy,
     face_geometry,
     sighting,
 )
+from vision.identify.dark_squares import _sample_xy
 from vision.identify.likeness import game_marker_ids
 from vision.identify.marker_pairs import _axes, off_outlines
 from vision.identify.outlines import _silhouettes_less, heights_by_markers
