@@ -177,8 +177,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     outside = Outside(view)
     for k, name in enumerate(sg.colour_names):
         code = seg.FIRST_COLOUR + k
-        found, too_big = colour_patches(labels, code, name, s, profile)
-        found = join_split(found, labels, s, profile)
+        parts: list[ShapePatch] = []
+        found, too_big = colour_patches(labels, code, name, s, profile, parts)
+        found = join_split(found, labels, s, profile, parts)
         for p in found:
             # A patch cut by the canvas edge is not a piece lying on the canvas: a sleeve.
             x, y, w, h = p.box

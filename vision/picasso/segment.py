@@ -41,6 +41,7 @@ from vision.picasso.classes import (  # (the label codes, named here as before)
     WHITE_LEVEL,
     WOOD,
 )
+from vision.picasso.cut_shapes import mend_cut_shapes
 from vision.picasso.masks import half_contrast, patches, runs
 from vision.picasso.pale import grey_wood, pale_ink, pale_wood, wood_tinted
 from vision.picasso.profile import KitProfile, Lab
@@ -323,9 +324,10 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     The pixel model (``pixel_model``) says what each pixel is by the pieces' geometry. Where
     it confirms the colour table (``table_agreement`` at least ``TABLE_TRUSTED``: the kit
     looks as its profile says), the table's sharper classes are kept, each patch given its
-    role by ``roles``; elsewhere the model's roles are used (``model_labels``). Without the
-    model file, the table and the roles alone; the same with ``PICTABLE_PIXEL_MODEL=0`` in
-    the environment (to measure what the model adds)."""
+    role by ``roles``; elsewhere the model's roles are used (``model_labels``), mended where
+    a stick lies across a shape (``cut_shapes``). Without the model file, the table and the
+    roles alone; the same with ``PICTABLE_PIXEL_MODEL=0`` in the environment (to measure
+    what the model adds)."""
     norm = normalise(canvas, px_per_mm)
     index = lut_index(norm)  # one lookup-table index for the classes and the ink
     table = classify(norm, profile, index)
@@ -355,6 +357,7 @@ def segment(canvas: NDArray[np.uint8], px_per_mm: float, profile: KitProfile) ->
     if half is not None and not table_trusted(table[::2, ::2], half):
         cls = pm.full_classes(logits, table.shape)
         labels, names = model_labels(table, cls, norm, profile)
+        labels = mend_cut_shapes(labels, table, px_per_mm, profile)
         labels = under_pale_string(labels, logits, norm, px_per_mm)
         labels = wide_strings(labels, norm, px_per_mm, profile)
         labels, margins = blank_frame(labels, px_per_mm)

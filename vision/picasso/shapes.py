@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.classes import FIRST_COLOUR
 from vision.picasso.masks import half_contrast, patches
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
@@ -32,6 +33,9 @@ CANVAS_CODE = 0
 MIN_AREA_SHARE = 0.35
 #: A patch larger than this multiple of the largest shape is not one shape.
 MAX_AREA_SHARE = 1.6
+#: A patch of a shape colour at least this share of the smallest kit shape's area, too small
+#: for a shape, may be one side of a shape cut by a stick (``colour_patches``' ``parts``).
+PART_AREA_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -151,10 +155,14 @@ def colour_patches(
     colour: str,
     s: float,
     profile: KitProfile,
+    parts: list[ShapePatch] | None = None,
 ) -> tuple[list[ShapePatch], list[NDArray[np.int32]]]:
     """The patches of one colour class ``code`` in ``labels`` ((H, W) uint8 classes of
     ``vision.picasso.segment``): those of about a shape's size, and the contours of those
-    too large to be one (left to the occlusion check). Contours are in canvas pixels."""
+    too large to be one (left to the occlusion check). Contours are in canvas pixels.
+    Patches too small for a shape but at least ``PART_AREA_SHARE`` of the smallest are
+    added to ``parts`` when it is given: the two sides of a shape a stick lies across
+    (``join_split``)."""
     full = labels == code
     if not full.any():
         return [], []
@@ -190,9 +198,10 @@ def colour_patches(
     hi = MAX_AREA_SHARE * max(areas) * s * s
     patches: list[ShapePatch] = []
     too_big: list[NDArray[np.int32]] = []
+    least = PART_AREA_SHARE * min(areas) * s * s
     for c in contours:
         a = cv2.contourArea(c)
-        if a < lo:
+        if a < lo and (parts is None or a < least):
             continue
         if a > hi:
             too_big.append(c)
@@ -200,7 +209,8 @@ def colour_patches(
         x, y, w, h = cv2.boundingRect(c)
         m = np.zeros((h, w), np.uint8)
         cv2.drawContours(m, [c - [x, y]], -1, 1, cv2.FILLED)
-        patches.append(ShapePatch(colour, c, m, (x, y, w, h), measure(c, s)))
+        patch = ShapePatch(colour, c, m, (x, y, w, h), measure(c, s))
+        (patches if a >= lo or parts is None else parts).append(patch)
     return patches, too_big
 
 
@@ -214,24 +224,43 @@ JOIN_MAX_CANVAS = 0.12
 #: string is the string across the shape (a white or pale one reads as canvas), no bare
 #: canvas between two shapes.
 JOIN_THIN_MM = 6.0
+#: ...and, where a part too small for a shape joins, at most this share of another shape
+#: colour.
+JOIN_MAX_OTHER = 0.05
 
 
 def join_split(
-    patches: list[ShapePatch], labels: NDArray[np.uint8], s: float, profile: KitProfile
+    patches: list[ShapePatch],
+    labels: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    parts: list[ShapePatch] = (),  # type: ignore[assignment]
 ) -> list[ShapePatch]:
     """Patches of one colour that are the two sides of one shape with a stick laid across it
     (players do lay sticks over shapes): two patches within ``JOIN_GAP_MM`` of each other
     whose convex hull (kit shapes are convex) is almost no bare canvas (``labels``: the
     classes of ``vision.picasso.segment``), matches a kit shape well and better than the
     worse part does alone become one patch, the hull. (Not better than the better part: a
-    square cut near a corner leaves a large part that passes for a half-circle.)"""
-    if len(patches) < 2:
+    square cut near a corner leaves a large part that passes for a half-circle.) ``parts``,
+    patches too small for a shape (``colour_patches``), join as the others do, and are
+    dropped where they join none: a half-circle with a stick across its middle leaves two
+    sides of about 180 mm² each."""
+    if len(patches) + len(parts) < 2:
         return patches
-    return merge_pairs(patches, lambda a, b, _every: _join(a, b, labels, s, profile))
+    small = {id(p) for p in parts}
+    out = merge_pairs(
+        [*patches, *parts], lambda a, b, _every: _join(a, b, labels, s, profile, small)
+    )
+    return [p for p in out if id(p) not in small]
 
 
 def _join(
-    a: ShapePatch, b: ShapePatch, labels: NDArray[np.uint8], s: float, profile: KitProfile
+    a: ShapePatch,
+    b: ShapePatch,
+    labels: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+    small: set[int] | None = None,
 ) -> ShapePatch | None:
     gap = JOIN_GAP_MM * s
     ax, ay, aw, ah = a.box
@@ -255,6 +284,16 @@ def _join(
     bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_OPEN, disc)
     if int(np.count_nonzero(bare)) > JOIN_MAX_CANVAS * int(np.count_nonzero(inside)):
         return None
+    if small is not None and (id(a) in small or id(b) in small):
+        # a part too small for a shape joins only across what is not another shape's colour
+        # (one shape that the table reads in two colours leaves parts of each)
+        ax0, ay0 = a.box[:2]
+        own = labels[ay0 : ay0 + a.box[3], ax0 : ax0 + a.box[2]][a.mask > 0]
+        code = int(np.bincount(own).argmax()) if own.size else -1
+        sub = labels[y : y + h, x : x + w]
+        other = (sub >= FIRST_COLOUR) & (sub != code) & inside
+        if int(np.count_nonzero(other)) > JOIN_MAX_OTHER * int(np.count_nonzero(inside)):
+            return None
     geom = measure(hull, s)
     _, d_joined = classify_geometry(geom, profile)
     d_parts = max(classify_geometry(p.geometry, profile)[1] for p in (a, b))
