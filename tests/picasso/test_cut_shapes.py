@@ -9,19 +9,23 @@ shape (before, 7 of these 16 boards read wrong: short sticks fitted to a triangl
 a half-circle lost); painted sticks of a shape colour laid in a V, side by side or crossed
 read as sticks, except two side by side and touching (a strict known failure: the shape
 step takes their 16 x 50 mm patch of the shape colour for a shape, with or without
-``cut_shapes``).
+``cut_shapes``). The two sides of a shape join (``shapes.join_split``) where both are too
+small for a shape (a half-circle cut through its middle) and where both fit their own kind
+poorly (a square cut by a thin line); two half-circles laid flat side to flat side do not.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.picasso.boards import read_now_and_before
 from tests.picasso.test_hard_cases import SEED, _counts, _d, _read_exact, _scene, _stick
-from vision.picasso import BoardReading, read_board
+from vision.picasso import BoardReading, read_board, shapes
 from vision.picasso.classes import CANVAS, FIRST_COLOUR, WOOD
 from vision.picasso.cut_shapes import mend_cut_shapes
 from vision.picasso.profile import DEFAULT_PROFILE
@@ -216,3 +220,29 @@ def test_painted_blue_sticks_read_as_sticks(sticks: list, want: dict[str, int]) 
     assert reading.counts == {**want, "shape": 1}, [
         (s.kind, s.p0_mm, s.p1_mm) for s in reading.sticks
     ]
+
+
+@pytest.mark.parametrize("gap_mm", [6.0, 10.0])
+def test_two_half_circles_side_by_side_are_two(gap_mm: float) -> None:
+    """Two half-circles of one colour laid flat side to flat side, ``gap_mm`` apart, make a
+    whole that fits a circle: they are two shapes all the same (each fits its own kind
+    well, so ``shapes.join_split`` does not join them). (Closer than about 4 mm the blur
+    and the colour patches' own closing make them one patch: a known limit.)"""
+    r = 20.0
+    # ``center_mm`` of a half-circle lies 1/2 up the radius from its straight edge
+    upper = ShapeSpec("half_circle", "blue", (200.0, 130.0 - gap_mm / 2 - r / 2), 0.0)
+    lower = ShapeSpec("half_circle", "blue", (200.0, 130.0 + gap_mm / 2 + r / 2), 180.0)
+    reading, _ = _read_exact([upper, lower], _counts(0, 0, 2))
+    assert sorted(sh.shape for sh in reading.shapes) == ["half_circle", "half_circle"]
+
+
+def test_a_square_cut_by_a_thin_line_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A light green square crossed by a thin dark line (wide looks run seed 4, board 67):
+    its two sides, rectangles that fit a half-circle poorly (distance 1.2 and 1.8), join
+    into one square that fits fairly (2.1), though not better than the worse side
+    (``shapes.JOIN_POOR_PART``, ``JOIN_FAIR_WHOLE``); before, two half-circles were read."""
+    now, want, then = read_now_and_before(
+        ("project", "normal", 4, 67, "wide"), monkeypatch, shapes, "JOIN_POOR_PART", math.inf
+    )
+    assert now.counts == want
+    assert then.counts["shape"] == want["shape"] + 1

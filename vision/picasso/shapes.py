@@ -227,6 +227,10 @@ JOIN_THIN_MM = 6.0
 #: ...and, where a part too small for a shape joins, at most this share of another shape
 #: colour.
 JOIN_MAX_OTHER = 0.05
+#: ...and that fits a kit shape better than the worse part does alone, or both parts fit
+#: worse than this and the whole this well (``classify_geometry``'s distance).
+JOIN_POOR_PART = 1.0
+JOIN_FAIR_WHOLE = 2.5
 
 
 def join_split(
@@ -296,8 +300,14 @@ def _join(
             return None
     geom = measure(hull, s)
     _, d_joined = classify_geometry(geom, profile)
-    d_parts = max(classify_geometry(p.geometry, profile)[1] for p in (a, b))
-    if d_joined >= d_parts or d_joined > 3.0:
+    d_a, d_b = (classify_geometry(p.geometry, profile)[1] for p in (a, b))
+    if d_joined > 3.0:
+        return None
+    # (both parts fitting their kinds poorly and the whole a kit shape well enough: a shape
+    # cut by a thin line, its two rectangles no half-circles)
+    if d_joined >= max(d_a, d_b) and not (
+        min(d_a, d_b) > JOIN_POOR_PART and d_joined <= JOIN_FAIR_WHOLE
+    ):
         return None
     return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)
 
