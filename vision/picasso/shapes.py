@@ -15,6 +15,7 @@ any shape is not a shape (a sleeve, a card): it is left to the occlusion check.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -238,14 +239,16 @@ def join_split(
     labels: NDArray[np.uint8],
     s: float,
     profile: KitProfile,
-    parts: list[ShapePatch] = (),  # type: ignore[assignment]
+    parts: Sequence[ShapePatch] = (),
 ) -> list[ShapePatch]:
     """Patches of one colour that are the two sides of one shape with a stick laid across it
     (players do lay sticks over shapes): two patches within ``JOIN_GAP_MM`` of each other
     whose convex hull (kit shapes are convex) is almost no bare canvas (``labels``: the
     classes of ``vision.picasso.segment``), matches a kit shape well and better than the
     worse part does alone become one patch, the hull. (Not better than the better part: a
-    square cut near a corner leaves a large part that passes for a half-circle.) ``parts``,
+    square cut near a corner leaves a large part that passes for a half-circle.) Where both
+    parts fit their own kind poorly (``JOIN_POOR_PART``), a whole that fits fairly
+    (``JOIN_FAIR_WHOLE``) will do: a square cut in two rectangles by a thin line. ``parts``,
     patches too small for a shape (``colour_patches``), join as the others do, and are
     dropped where they join none: a half-circle with a stick across its middle leaves two
     sides of about 180 mm² each."""
