@@ -11,7 +11,9 @@ read as sticks, except two side by side and touching (a strict known failure: th
 step takes their 16 x 50 mm patch of the shape colour for a shape, with or without
 ``cut_shapes``). The two sides of a shape join (``shapes.join_split``) where both are too
 small for a shape (a half-circle cut through its middle) and where both fit their own kind
-poorly (a square cut by a thin line); two half-circles laid flat side to flat side do not.
+poorly (a square cut by a thin line), and where a stick lies between them and the whole fits a
+kit shape well (a square crossed at a slant); two half-circles laid flat side to flat side,
+or against either side of a stick, do not.
 """
 
 from __future__ import annotations
@@ -246,3 +248,25 @@ def test_a_square_cut_by_a_thin_line_is_one(monkeypatch: pytest.MonkeyPatch) -> 
     )
     assert now.counts == want
     assert then.counts["shape"] == want["shape"] + 1
+
+
+def test_a_square_crossed_at_a_slant_is_one() -> None:
+    """A green square with a long stick across its middle at 10 degrees: each side passes
+    for a half-circle (distance 0.4-0.8) better than the whole does for a square (1.2);
+    with a stick's wood between them, a whole that fits that well is one shape
+    (``shapes.JOIN_ACROSS_STICK``). Before, two half-circles were read."""
+    piece = ShapeSpec("square", "green", (200.0, 130.0), 0.0)
+    stick = _stick("long_stick", np.array(piece.center_mm), 10.0)
+    reading, _ = _read_exact([piece, stick], _counts(1, 0, 1))
+    assert reading.shapes[0].shape == "square"
+
+
+def test_two_half_circles_against_a_stick_are_two() -> None:
+    """Two half-circles laid flat against either side of a long stick make a whole that
+    fits a circle only poorly (2.8): two shapes and the stick."""
+    r, half_width = 20.0, 4.3
+    upper = ShapeSpec("half_circle", "blue", (200.0, 130.0 - half_width - r / 2), 0.0)
+    lower = ShapeSpec("half_circle", "blue", (200.0, 130.0 + half_width + r / 2), 180.0)
+    stick = StickSpec("long_stick", (200.0, 130.0), 0.0)
+    reading, _ = _read_exact([upper, lower, stick], _counts(1, 0, 2))
+    assert sorted(sh.shape for sh in reading.shapes) == ["half_circle", "half_circle"]

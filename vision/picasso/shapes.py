@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.picasso.classes import FIRST_COLOUR
+from vision.picasso.classes import FIRST_COLOUR, WOOD
 from vision.picasso.masks import half_contrast, patches
 from vision.picasso.pairs import merge_pairs
 from vision.picasso.profile import KitProfile, ShapeSize
@@ -232,6 +232,10 @@ JOIN_MAX_OTHER = 0.05
 #: worse than this and the whole this well (``classify_geometry``'s distance).
 JOIN_POOR_PART = 1.0
 JOIN_FAIR_WHOLE = 2.5
+#: ...or, with at least this much wood between the parts inside the hull (mm²: a stick
+#: across the shape), the whole this well.
+JOIN_ACROSS_STICK = 1.5
+JOIN_STICK_MM2 = 60.0
 
 
 def join_split(
@@ -248,7 +252,9 @@ def join_split(
     worse part does alone become one patch, the hull. (Not better than the better part: a
     square cut near a corner leaves a large part that passes for a half-circle.) Where both
     parts fit their own kind poorly (``JOIN_POOR_PART``), a whole that fits fairly
-    (``JOIN_FAIR_WHOLE``) will do: a square cut in two rectangles by a thin line. ``parts``,
+    (``JOIN_FAIR_WHOLE``) will do: a square cut in two rectangles by a thin line; and with a
+    stick's wood between them (``JOIN_STICK_MM2``), one that fits well
+    (``JOIN_ACROSS_STICK``): a square crossed at a slant. ``parts``,
     patches too small for a shape (``colour_patches``), join as the others do, and are
     dropped where they join none: a half-circle with a stick across its middle leaves two
     sides of about 180 mm² each."""
@@ -311,7 +317,17 @@ def _join(
     if d_joined >= max(d_a, d_b) and not (
         min(d_a, d_b) > JOIN_POOR_PART and d_joined <= JOIN_FAIR_WHOLE
     ):
-        return None
+        # (a stick across the whole, which fits a kit shape well: a square crossed at a
+        # slant leaves two sides that each pass for a half-circle)
+        if d_joined > JOIN_ACROSS_STICK:
+            return None
+        own = np.zeros((h, w), np.uint8)
+        for p in (a, b):
+            px, py, pw, ph = p.box
+            own[py - y : py - y + ph, px - x : px - x + pw] |= p.mask
+        wood = (labels[y : y + h, x : x + w] == WOOD) & inside & (own == 0)
+        if int(np.count_nonzero(wood)) < JOIN_STICK_MM2 * s * s:
+            return None
     return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)
 
 
