@@ -321,11 +321,11 @@ def _join(
         # slant leaves two sides that each pass for a half-circle)
         if d_joined > JOIN_ACROSS_STICK:
             return None
-        own = np.zeros((h, w), np.uint8)
+        sides = np.zeros((h, w), np.uint8)
         for p in (a, b):
             px, py, pw, ph = p.box
-            own[py - y : py - y + ph, px - x : px - x + pw] |= p.mask
-        wood = (labels[y : y + h, x : x + w] == WOOD) & inside & (own == 0)
+            sides[py - y : py - y + ph, px - x : px - x + pw] |= p.mask
+        wood = (labels[y : y + h, x : x + w] == WOOD) & inside & (sides == 0)
         if int(np.count_nonzero(wood)) < JOIN_STICK_MM2 * s * s:
             return None
     return ShapePatch(a.colour, np.asarray(hull, np.int32), m, (x, y, w, h), geom)
