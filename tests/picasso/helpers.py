@@ -62,23 +62,11 @@ def board_scene(
     pieces: list, seed: int = 0, tier: str = "easy", *, n_hands: int = 0, supply: bool = False
 ):
     """A rendered-board scene spec of ``tier`` (camera, light, table drawn from ``seed``)
-    with exactly ``pieces`` (``vision.synth`` piece specs, board mm) on the board."""
-    from dataclasses import replace
+    with exactly ``pieces`` (``vision.synth`` piece specs, board mm) on the board
+    (``vision.picasso.dataset.board_with``)."""
+    from vision.picasso.dataset import board_with
 
-    from vision.synth import random_picasso_board
-
-    spec = random_picasso_board(
-        np.random.default_rng(seed),
-        tier,
-        n_sticks=0,
-        n_shapes=0,
-        string=False,
-        supply=supply,
-        n_hands=n_hands,
-    )
-    assert spec.board is not None
-    extra = [p for p in spec.board.pieces] if supply else []
-    return replace(spec, board=replace(spec.board, pieces=tuple(list(pieces) + extra)))
+    return board_with(pieces, seed, tier, n_hands=n_hands, supply=supply)
 
 
 def laid_apart() -> list:

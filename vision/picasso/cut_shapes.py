@@ -12,14 +12,14 @@ size, which no stick or heap of painted sticks makes.
 ``mend_cut_shapes`` finds such a whole, for each shape colour of the colour table: its sides
 (the pixels of that colour, whether the model calls them shape or stick), grouped within
 ``BRIDGE_MM`` of each other; at least two sides of ``SIDE_SHARE`` of the smallest kit shape;
-wood between them (``BAND_MM2``: the table's wood, or what the model calls stick in another
-colour); their convex hull a kit shape's size (``AREA_RANGE``), bare canvas wider than a
-thin line over no more than ``1 - MIN_SOLIDITY`` of it, and not a bar (its least rectangle
-at least ``MIN_SIDE_WIDTHS`` sticks wide and at most ``MAX_ASPECT`` times as long as wide).
-There, the pixels the model calls stick take the shape's colour, and those it calls canvas
-where the table sees wood are wood again. The shapes' own step (``shapes.join_split``) then
-joins the sides across the stick and names the shape, and the stick search finds the stick
-whole.
+wood between them (``shapes.JOIN_STICK_MM2``: the table's wood, or what the model calls
+stick in another colour); their convex hull a kit shape's size (``AREA_RANGE``), bare canvas
+wider than a thin line over no more than ``1 - MIN_SOLIDITY`` of it, and not a bar (its
+least rectangle at least ``MIN_SIDE_WIDTHS`` sticks wide and at most ``MAX_ASPECT`` times as
+long as wide). There, the pixels the model calls stick take the shape's colour, and those it
+calls canvas where the table sees wood are wood again. The shapes' own step
+(``shapes.join_split``) then joins the sides across the stick and names the shape, and the
+stick search finds the stick whole.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from vision.picasso.classes import CANVAS, FIRST_COLOUR, WOOD
 from vision.picasso.masks import patches
 from vision.picasso.profile import KitProfile
-from vision.picasso.shapes import JOIN_THIN_MM
+from vision.picasso.shapes import JOIN_STICK_MM2, wide_bare
 
 #: Sides of one colour this close (mm) are grouped: a stick's width and its blurred rims.
 BRIDGE_MM = 11.0
@@ -48,10 +48,6 @@ SIDE_SHARE = 0.15
 #: side, 3 to 6).
 MIN_SIDE_WIDTHS = 1.8
 MAX_ASPECT = 2.3
-#: The wood between the sides, inside their hull, at least this much (mm²): a stick lies
-#: across the shape (a stick of the shape's colour passing by it, with the string between
-#: them, is no cut shape).
-BAND_MM2 = 60.0
 
 
 def mend_cut_shapes(
@@ -70,13 +66,11 @@ def mend_cut_shapes(
     lo, hi = AREA_RANGE[0] * min(areas) * s * s, AREA_RANGE[1] * max(areas) * s * s
     width = profile.stick_width_mm * s
     least = SIDE_SHARE * min(areas) * s * s
-    band = BAND_MM2 * s * s
+    band = JOIN_STICK_MM2 * s * s
     k = max(3, round(BRIDGE_MM * s) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     out = labels
     not_canvas = (labels != CANVAS).astype(np.uint8)
-    t = 2 * round(0.5 * JOIN_THIN_MM * s) + 1
-    thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (t, t))
     codes = set(np.unique(table[coloured]).tolist())
     if lost.any():
         near = cv2.dilate(lost.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -109,10 +103,9 @@ def mend_cut_shapes(
             inside = np.zeros((bh, bw), np.uint8)
             cv2.fillConvexPoly(inside, hull, 1)
             # bare canvas in the hull, where wider than a thin line (the stick's pale rim, a
-            # pale string across the shape: ``shapes.JOIN_THIN_MM``)
-            bare = cv2.morphologyEx(inside & (1 - solid[win]), cv2.MORPH_OPEN, thin)
+            # pale string across the shape)
             hull_area = float(np.count_nonzero(inside))
-            area = hull_area - float(np.count_nonzero(bare))
+            area = hull_area - wide_bare((inside > 0) & (solid[win] == 0), s)
             if not lo <= area <= hi or area < MIN_SOLIDITY * hull_area:
                 continue
             (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
@@ -120,7 +113,7 @@ def mend_cut_shapes(
             if short < MIN_SIDE_WIDTHS * width or long_ > MAX_ASPECT * short:
                 continue
             # a stick between the sides: wood (the table's, or what the model calls stick
-            # in another colour) over ``BAND_MM2`` of the hull outside them
+            # in another colour) over ``shapes.JOIN_STICK_MM2`` of the hull outside them
             between = (inside > 0) & ~g & stick_box[win]
             if int(np.count_nonzero(between)) < band:
                 continue

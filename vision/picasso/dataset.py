@@ -77,6 +77,36 @@ def render_board(
     return render_scene(spec, seed=scene)
 
 
+def board_with(
+    pieces: list[Any],
+    seed: int = 0,
+    tier: str = "easy",
+    *,
+    n_hands: int = 0,
+    supply: bool = False,
+) -> Any:
+    """A board scene (``vision.synth.SceneSpec``) of ``tier`` whose camera, light and table
+    are drawn from ``seed`` and whose board holds exactly ``pieces`` (``vision.synth`` piece
+    specs, board mm), with ``n_hands`` hands and, with ``supply``, the spare pieces beside
+    the board that the seed draws: the boards of hand-built cases."""
+    from dataclasses import replace
+
+    from vision.synth import random_picasso_board
+
+    spec = random_picasso_board(
+        np.random.default_rng(seed),
+        tier,
+        n_sticks=0,
+        n_shapes=0,
+        string=False,
+        supply=supply,
+        n_hands=n_hands,
+    )
+    assert spec.board is not None
+    extra = list(spec.board.pieces) if supply else []
+    return replace(spec, board=replace(spec.board, pieces=tuple(list(pieces) + extra)))
+
+
 def board_folder(tier: str, seed: int, looks: str | None = None) -> str:
     """The cache folder's name of a run: ``<tier>-seed<s>`` in the kit look (the folders
     of before looks existed), ``<tier>-<looks>-seed<s>`` otherwise; the hard tier's end in

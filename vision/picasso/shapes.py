@@ -238,6 +238,15 @@ JOIN_ACROSS_STICK = 1.5
 JOIN_STICK_MM2 = 60.0
 
 
+def wide_bare(bare: NDArray[np.bool_], s: float) -> int:
+    """How many pixels of ``bare`` ((h, w) bool: bare canvas inside a hull) lie in canvas
+    wider than a thin line (``JOIN_THIN_MM``, at ``s`` px/mm): the string across a shape
+    or the pale rim along a stick over it is no bare canvas between two shapes."""
+    k = 2 * round(0.5 * JOIN_THIN_MM * s) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return int(np.count_nonzero(cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_OPEN, disc)))
+
+
 def join_split(
     patches: list[ShapePatch],
     labels: NDArray[np.uint8],
@@ -291,11 +300,8 @@ def _join(
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [hull - [x, y]], -1, 1, cv2.FILLED)
     inside = m > 0
-    bare = (labels[y : y + h, x : x + w] == CANVAS_CODE) & inside
-    k = 2 * round(0.5 * JOIN_THIN_MM * s) + 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_OPEN, disc)
-    if int(np.count_nonzero(bare)) > JOIN_MAX_CANVAS * int(np.count_nonzero(inside)):
+    bare = wide_bare((labels[y : y + h, x : x + w] == CANVAS_CODE) & inside, s)
+    if bare > JOIN_MAX_CANVAS * int(np.count_nonzero(inside)):
         return None
     if small is not None and (id(a) in small or id(b) in small):
         # a part too small for a shape joins only across what is not another shape's colour

@@ -31,19 +31,9 @@ WANT = {"long_stick": 1, "short_stick": 0, "shape": 1, "string": 0}
 
 
 def _scene(pieces: list[Any]) -> Any:
-    from vision.synth import random_picasso_board
+    from vision.picasso.dataset import board_with
 
-    spec = random_picasso_board(
-        np.random.default_rng(SEED),
-        "normal",
-        n_sticks=0,
-        n_shapes=0,
-        string=False,
-        supply=False,
-        n_hands=0,
-    )
-    assert spec.board is not None
-    spec = replace(spec, board=replace(spec.board, pieces=tuple(pieces)))
+    spec = board_with(pieces, SEED, "normal")
     return replace(spec, effects=replace(spec.effects, shadows=(), motion_blur_px=0.0))
 
 
