@@ -40,7 +40,7 @@ def _truth_card(truth, card: str):
 
 
 def test_layout_of_a_game_whose_faces_carry_two_markers_at_opposite_corners() -> None:
-    face, squares = outline_markers._layout("pickpic")
+    face, squares, _, _ = outline_markers._layouts("pickpic")[0]
     assert face[2].tolist() == [63.0, 88.0]
     # Turned half round, each square lands on the other.
     turned = np.array([63.0, 88.0]) - squares[0]
@@ -80,7 +80,7 @@ def test_the_squares_are_found_where_the_ring_every_marker_shares_is() -> None:
     frame, truth = _hard_scene(20)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     t = _truth_card(truth, "pickpic-044")
-    face, squares = outline_markers._layout("pickpic")
+    face, squares, _, _ = outline_markers._layouts("pickpic")[0]
     true_sq = outline_markers._apply(
         _lstsq_homographies(face[None], t.corners_px.astype(np.float64)[None])[0],
         squares.reshape(-1, 2),
@@ -237,7 +237,7 @@ def test_a_marker_leading_narrowly_names_nothing_where_another_picture_is_likeli
 
 
 def test_the_squares_are_fitted_by_an_affine_map() -> None:
-    _, squares = outline_markers._layout("pickpic")
+    _, squares, _, _ = outline_markers._layouts("pickpic")[0]
     a = np.array([[0.4, -0.1], [0.15, 0.5]])
     exact = squares @ a.T + np.array([200.0, 100.0])
     found = np.stack([exact, exact])
@@ -269,12 +269,12 @@ def test_a_small_card_is_placed_by_the_affine_fit_of_its_squares(
 
 def _card_squares(a: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The face's two marker squares and its corners through the affine map ``a``, ``t``."""
-    face, squares = outline_markers._layout("pickpic")
+    face, squares, _, _ = outline_markers._layouts("pickpic")[0]
     return squares @ a.T + t, face @ a.T + t
 
 
 def test_two_dark_squares_lying_as_a_cards_markers_give_its_outline() -> None:
-    face, squares = outline_markers._layout("pickpic")
+    face, squares, _, _ = outline_markers._layouts("pickpic")[0]
     a = np.array([[0.5, -0.2], [0.2, 0.5]])
     sq, corners = _card_squares(a, np.array([300.0, 200.0]))
     # The detector's corner order: any roll of each square, the same for both.
@@ -286,7 +286,7 @@ def test_two_dark_squares_lying_as_a_cards_markers_give_its_outline() -> None:
 
 
 def test_dark_squares_not_lying_as_a_cards_markers_give_no_outline() -> None:
-    face, squares = outline_markers._layout("pickpic")
+    face, squares, _, _ = outline_markers._layouts("pickpic")[0]
     a = np.array([[0.5, -0.2], [0.2, 0.5]])
     sq, corners = _card_squares(a, np.array([300.0, 200.0]))
     mirrored = sq.copy()
