@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.picmix.ink import MAX_SIDE_PX, Blob
-from vision.picmix.markers import dark_cores, read_marker, search_frame
+from vision.picmix.markers import card_reader_markers, dark_cores, read_marker, search_frame
 from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reading import ITEM_MIN, NAME_MIN, ItemSighting
 from vision.picmix.sightings import ScoredBlobs, item_sightings, score_blobs
@@ -66,9 +66,10 @@ def _objective_markers(
 ) -> list[CardMarker]:
     """The objective's markers when none was read from the blobs: a hand touching the card,
     an arm's shadow over it or the table beyond its edge joins a marker to a large blob that
-    ``read_marker`` does not read. First the dark cores of the large blobs
-    (``vision.picmix.markers.dark_cores``, a few ms), then a whole-frame ArUco search (20-100
-    ms), so only on such frames."""
+    ``read_marker`` does not read, and a small blurred marker reads no cell right. First the
+    dark cores of the large blobs (``vision.picmix.markers.dark_cores``, a few ms), then the
+    card reader's codes (``card_reader_markers``: 20-40 ms), then a whole-frame ArUco search
+    (20-100 ms), so only on such frames."""
     if deck.name != "picmix" or any(
         m.face == "front" and m.card in deck.objectives for m in markers
     ):
@@ -77,7 +78,11 @@ def _objective_markers(
     im = b.im
     side = np.maximum(im.stats[:, 2], im.stats[:, 3])
     large = [int(i) for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
-    for find in (lambda: dark_cores(grey, im, large), lambda: search_frame(grey)):
+    for find in (
+        lambda: dark_cores(grey, im, large),
+        lambda: card_reader_markers(frame),
+        lambda: search_frame(grey),
+    ):
         found = [
             CardMarker(m.card, m.face, m.corners_px, searched=True)
             for m in find()

@@ -248,3 +248,38 @@ def search_frame(grey: np.ndarray) -> list[MarkerRead]:
         if card is not None:
             out.append(MarkerRead(int(mid), card[0], card[1], c.reshape(4, 2).astype(np.float32)))
     return out
+
+
+CARD_READER_MIN = 0.9
+"""The card reader's objective fronts taken from this confidence (its soft readings, by the
+likeness of small blurred markers, go up to 0.98): what it names is then checked like any code
+found by a search, against the items seen inside the card (``objective._agrees``)."""
+
+
+def card_reader_markers(frame: np.ndarray) -> list[MarkerRead]:
+    """The Picmix objective fronts that the card reader names in ``frame`` ((H, W, 3) uint8
+    BGR; ``vision.identify.identify_frame`` with the game known: codes only, markers too
+    small or blurred for their cells read by their likeness, also where the card's outline
+    puts them), as the two markers each puts on its face (``MarkerRead.marker_id`` -1: the
+    markers are where the card is, not each read). On rendered hard claims a webcam's
+    blurred objective card, 45-65 px wide, is read so where neither its blobs nor OpenCV's
+    search read a marker."""
+    from vision.identify import identify_frame
+    from vision.kit.codes import face_codes
+    from vision.kit.geometry import face_size_wh_mm
+
+    out: list[MarkerRead] = []
+    for r in identify_frame(frame, None, codes="fast", game="picmix").cards:
+        if r.side != "front" or r.confidence < CARD_READER_MIN:
+            continue
+        w, h = face_size_wh_mm(r.card)
+        face_to_frame = cv2.getPerspectiveTransform(
+            np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.asarray(r.corners_px, np.float32)
+        )
+        for rect in face_codes(r.card, "front").marker_rects:
+            square = np.float32(
+                [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
+            )
+            corners = cv2.perspectiveTransform(square.reshape(-1, 1, 2), face_to_frame)
+            out.append(MarkerRead(-1, r.card, "front", corners.reshape(4, 2).astype(np.float32)))
+    return out
