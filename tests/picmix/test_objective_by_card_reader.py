@@ -113,3 +113,32 @@ def test_the_players_items_size_from_the_objectives_outline(long_px: float, smal
     obj = Objective("picmix-obj-01", ("a", "b", "c"), "code", quad, frozenset())
     assert reader._items_too_small(obj) is small
     assert reader._items_too_small(replace(obj, quad_px=None)) is False
+
+
+def test_how_far_the_objective_is_looked_for(
+    model: ItemModel, deck: ItemDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The live follower looks for the objective in every frame until it is shown, without
+    # the card reader (80 ms a frame), and not at all while it reads a claim (it knows where
+    # the objective lies); a claim verified on its own looks every way.
+    frame, truth = _claim("second", 23)
+    objective = next(
+        c["card_id"]
+        for c in truth["cards"]
+        if c["card_id"].startswith("picmix-obj") and c["face"] == "front"
+    )
+    calls: list[str] = []
+    real = frame_items.card_reader_markers
+    monkeypatch.setattr(
+        frame_items, "card_reader_markers", lambda f: calls.append("card") or real(f)
+    )
+    monkeypatch.setattr(frame_items, "search_frame", lambda g: calls.append("search") or [])
+    full = frame_items.read_items(frame, deck, model)
+    assert calls == ["card"]
+    assert {m.card for m in full.markers if m.searched} == {objective}
+    calls.clear()
+    fast = frame_items.read_items(frame, deck, model, search_objective="fast")
+    assert calls == ["search"] and not any(m.searched for m in fast.markers)
+    calls.clear()
+    frame_items.read_items(frame, deck, model, search_objective="none")
+    assert calls == []

@@ -10,6 +10,7 @@ search. Only the kit's cards carry them; other decks get none.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -20,6 +21,9 @@ from vision.picmix.model import ItemDeck, ItemModel
 from vision.picmix.reading import ITEM_MIN, NAME_MIN, ItemSighting
 from vision.picmix.sightings import ScoredBlobs, item_sightings, score_blobs
 from vision.sources.guard import check_frame
+
+#: How far ``read_items`` looks for the objective's code where its blobs read none.
+SearchObjective = Literal["full", "fast", "none"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,14 +66,18 @@ def _markers(
 
 
 def _objective_markers(
-    frame: np.ndarray, markers: list[CardMarker], deck: ItemDeck, b: ScoredBlobs
+    frame: np.ndarray,
+    markers: list[CardMarker],
+    deck: ItemDeck,
+    b: ScoredBlobs,
+    card_reader: bool = True,
 ) -> list[CardMarker]:
     """The objective's markers when none was read from the blobs: a hand touching the card,
     an arm's shadow over it or the table beyond its edge joins a marker to a large blob that
     ``read_marker`` does not read, and a small blurred marker reads no cell right. First the
     dark cores of the large blobs (``vision.picmix.markers.dark_cores``, a few ms), then the
-    card reader's codes (``card_reader_markers``: 20-40 ms), then a whole-frame ArUco search
-    (20-100 ms), so only on such frames."""
+    card reader's codes (``card_reader_markers``, unless ``card_reader`` is False: 20-80
+    ms), then a whole-frame ArUco search (20-100 ms), so only on such frames."""
     if deck.name != "picmix" or any(
         m.face == "front" and m.card in deck.objectives for m in markers
     ):
@@ -78,11 +86,10 @@ def _objective_markers(
     im = b.im
     side = np.maximum(im.stats[:, 2], im.stats[:, 3])
     large = [int(i) for i in np.flatnonzero(side > MAX_SIDE_PX) if i > 0]
-    for find in (
-        lambda: dark_cores(grey, im, large),
-        lambda: card_reader_markers(frame),
-        lambda: search_frame(grey),
-    ):
+    finders = [lambda: dark_cores(grey, im, large), lambda: search_frame(grey)]
+    if card_reader:
+        finders.insert(1, lambda: card_reader_markers(frame))
+    for find in finders:
         found = [
             CardMarker(m.card, m.face, m.corners_px, searched=True)
             for m in find()
@@ -206,16 +213,27 @@ class FrameItems:
 
 
 def read_items(
-    frame: np.ndarray, deck: ItemDeck, model: ItemModel, *, use_codes: bool = True
+    frame: np.ndarray,
+    deck: ItemDeck,
+    model: ItemModel,
+    *,
+    use_codes: bool = True,
+    search_objective: SearchObjective = "full",
 ) -> FrameItems:
     """Blobs, item sightings and card markers of ``frame`` ((H, W, 3) uint8 BGR).
-    ``use_codes=False`` ignores every printed code (items and objective by their look only)."""
+    ``use_codes=False`` ignores every printed code (items and objective by their look only).
+    ``search_objective``: how far the objective's code is looked for where its blobs read
+    none (``_objective_markers``): ``"full"`` every way (a claim verified on its own);
+    ``"fast"`` without the card reader (a live follower looking for the objective in every
+    frame: on rendered live sessions the card reader took about 80 ms on each frame before
+    the objective was shown, which halved the frames a core follows a second); ``"none"``
+    not at all (a caller that knows where the objective lies)."""
     check_frame(frame)
     b = score_blobs(frame, model, deck)
     items = _surely_items(b, deck)
     markers = _markers(frame, b, deck, items) if use_codes else []
-    if use_codes:
-        markers += _objective_markers(frame, markers, deck, b)
+    if use_codes and search_objective != "none":
+        markers += _objective_markers(frame, markers, deck, b, search_objective == "full")
     player = [m.corners_px for m in markers if m.card not in deck.objectives]
     hints, own = _hints(markers, b, deck)
     seen = item_sightings(b, deck, hints, player, own=own)

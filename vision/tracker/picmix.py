@@ -133,7 +133,8 @@ class ClaimWatcher:
             return events
         touched = self._touch(frame)
         if touched and not self._touched:
-            fi = read_items(frame, self.deck, self.model)  # once, for both steps
+            # once, for both steps; the objective is known (open): not looked for again
+            fi = read_items(frame, self.deck, self.model, search_objective="none")
             player = self._claimer(fi)
             if player is not None:
                 self._pending = _Pending(player, t)
@@ -165,7 +166,8 @@ class ClaimWatcher:
     # ---------------------------------------------------------------------------------------
     def _look_for_objective(self, frame: np.ndarray, t: float) -> list[dict[str, Any]]:
         """A ``reveal`` once a new objective has been seen whole for ``REVEAL_STABLE_S``."""
-        fi = read_items(frame, self.deck, self.model)
+        # every frame until it is shown: not by the card reader (80 ms a frame; see read_items)
+        fi = read_items(frame, self.deck, self.model, search_objective="fast")
         obj = find_objective(frame, fi, self.deck)
         if isinstance(obj, PicmixFailure) or obj.quad_px is None:
             self._reveal.update(None, t)
@@ -222,7 +224,7 @@ class ClaimWatcher:
         pending, opened = self._pending, self._open
         assert pending is not None and opened is not None
         if fi is None:
-            fi = read_items(frame, self.deck, self.model)
+            fi = read_items(frame, self.deck, self.model, search_objective="none")
         on_obj = frozenset(
             i
             for i, (_, b) in enumerate(fi.seen)
