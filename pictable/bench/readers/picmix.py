@@ -573,7 +573,9 @@ def _markdown(
         "what it can hardly see. When "
         "neither the card's code nor its items can be read (the code is also looked for in "
         "the dark cores of large blobs, a marker that a fingertip or the table beyond the "
-        "card's edge touches, and in the whole frame), no camera could judge the claim: the "
+        "card's edge touches, by the card reader, small blurred markers read by their "
+        "likeness where the card's outline puts them, and in the whole frame), no camera "
+        "could judge the claim: the "
         "reader answers `unsure` with the reason, and never guesses.",
         "",
         f"Claims where no hand covers a quarter of the objective card or of a player's card "
