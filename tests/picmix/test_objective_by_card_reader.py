@@ -142,3 +142,13 @@ def test_how_far_the_objective_is_looked_for(
     calls.clear()
     frame_items.read_items(frame, deck, model, search_objective="none")
     assert calls == []
+
+
+@pytest.mark.parametrize("shape", [(10, 10, 3), (12, 40, 3), (15, 640, 3)])
+def test_a_frame_too_small_for_the_card_reader_is_no_objective(
+    shape: tuple[int, int, int], model: ItemModel, deck: ItemDeck
+) -> None:
+    # The card reader refuses frames under 16 px a side; the verifier reads them as before.
+    frame = np.full(shape, 200, np.uint8)
+    assert card_reader_markers(frame) == []
+    assert not isinstance(verify_frame(frame, deck, model=model), PicmixReading)

@@ -265,10 +265,13 @@ def card_reader_markers(frame: np.ndarray) -> list[MarkerRead]:
     blurred objective card, 45-65 px wide, is read so where neither its blobs nor OpenCV's
     search read a marker."""
     from vision.identify import identify_frame
+    from vision.identify.identify import MIN_FRAME_PX
     from vision.kit.codes import face_codes
     from vision.kit.geometry import face_size_wh_mm
 
     out: list[MarkerRead] = []
+    if min(frame.shape[:2]) < MIN_FRAME_PX:  # no card in it (the card reader refuses it)
+        return out
     for r in identify_frame(frame, None, codes="fast", game="picmix").cards:
         if r.side != "front" or r.confidence < CARD_READER_MIN:
             continue
