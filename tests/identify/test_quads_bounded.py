@@ -23,10 +23,10 @@ def test_a_flood_of_rectangles_from_lines_is_bounded(monkeypatch: pytest.MonkeyP
     rng = np.random.default_rng(0)
 
     def flood(edges: np.ndarray, box: tuple[int, int, int, int], *args: Any) -> np.ndarray:
-        # The cluster's own rectangles, and 60,000 more card-shaped ones across its box.
+        # The cluster's own rectangles, and 120,000 more card-shaped ones across its box.
         own = real_lines(edges, box, *args)
         x0, y0, x1, y1 = box
-        centres = rng.uniform([x0, y0], [max(x0 + 1, x1), max(y0 + 1, y1)], (60_000, 2))
+        centres = rng.uniform([x0, y0], [max(x0 + 1, x1), max(y0 + 1, y1)], (120_000, 2))
         card = np.array([[-20.0, -28.0], [20.0, -28.0], [20.0, 28.0], [-20.0, 28.0]])
         return np.concatenate([own.reshape(-1, 4, 2), centres[:, None] + card[None]])
 

@@ -845,13 +845,16 @@ _OUTLINES_PER_CARD = 4
 # lines give that its edges support best are deduplicated: a table whose whole top is one
 # silhouette (a pale or patterned cloth joined to every card) gave 183,000 rectangles from the
 # lines of its tiles, 57,000 after the first cut, and kept 586 outlines, one at a time: 4.4 s
-# of a frame's 6 s (43 s on another), where a frame of cards takes tens of milliseconds.
-_CLUSTER_CARDS_MAX = 24
-_DEDUPE_POOL = 4096
+# of a frame's 6 s (43 s on another), where a frame of cards takes tens of milliseconds. The
+# largest cluster of the development sets' hard scenes counted as 61 cards and gave 12,078
+# candidates: read as before (24 cards and 4,096 lost one card not in the deck listed unknown).
+_CLUSTER_CARDS_MAX = 64
+_DEDUPE_POOL = 16_384
 # A cluster whose lines give more rectangles than this has only an even spread of this many
 # looked at: on a patterned cloth joined to every card, the tiles' lines gave 640,000, nearly
-# all on edges (the cloth's), and their support took 2.4 s.
-_SUPPORT_POOL = 50_000
+# all on edges (the cloth's), and their support took 2.4 s (with the bounds, such a frame
+# takes 1.4-1.9 s in the card reader).
+_SUPPORT_POOL = 100_000
 # Heights of the card at this many points of the frame (or more) are fitted by a plane (the
 # height's slope under perspective) to tell a cluster's card size; with fewer, their median.
 PLANE_SAMPLES = 3
