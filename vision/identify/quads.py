@@ -845,9 +845,10 @@ _OUTLINES_PER_CARD = 4
 # lines give that its edges support best are deduplicated: a table whose whole top is one
 # silhouette (a pale or patterned cloth joined to every card) gave 183,000 rectangles from the
 # lines of its tiles, 57,000 after the first cut, and kept 586 outlines, one at a time: 4.4 s
-# of a frame's 6 s (43 s on another), where a frame of cards takes tens of milliseconds. The
-# largest cluster of the development sets' hard scenes counted as 61 cards and gave 12,078
-# candidates: read as before (24 cards and 4,096 lost one card not in the deck listed unknown).
+# of a frame's 6 s (43 s on another), where a frame of cards takes tens of milliseconds. A
+# cluster of the identify report's second-drawer hard scenes counted as 61 cards and gave
+# 12,078 candidates: read as before (24 cards and 4,096 lost one card not in the deck listed
+# unknown).
 _CLUSTER_CARDS_MAX = 64
 _DEDUPE_POOL = 16_384
 # A cluster whose lines give more rectangles than this has only an even spread of this many

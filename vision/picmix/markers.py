@@ -280,9 +280,6 @@ def card_reader_markers(frame: np.ndarray) -> list[MarkerRead]:
             np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.asarray(r.corners_px, np.float32)
         )
         for rect in face_codes(r.card, "front").marker_rects:
-            square = np.float32(
-                [[rect.x, rect.y], [rect.x1, rect.y], [rect.x1, rect.y1], [rect.x, rect.y1]]
-            )
-            corners = cv2.perspectiveTransform(square.reshape(-1, 1, 2), face_to_frame)
+            corners = cv2.perspectiveTransform(rect.corners().reshape(-1, 1, 2), face_to_frame)
             out.append(MarkerRead(-1, r.card, "front", corners.reshape(4, 2).astype(np.float32)))
     return out

@@ -266,9 +266,8 @@ def _items_too_small(obj: Objective) -> bool:
     if obj.quad_px is None:
         return False
     q = np.asarray(obj.quad_px, np.float64).reshape(4, 2)
-    long_px = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0]))
-    long_px = max(long_px, np.linalg.norm(q[2] - q[1]), np.linalg.norm(q[2] - q[3]))
-    return bool(long_px / CARD_H_MM * PICMIX_ITEM_SIZE_MM <= SMALL_ITEM_PX)
+    long_px = float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).max())  # its longest side
+    return long_px / CARD_H_MM * PICMIX_ITEM_SIZE_MM <= SMALL_ITEM_PX
 
 
 def _may_have_more(obj: Objective, deck: ItemDeck, missing: list[str], extra: list[str]) -> bool:
