@@ -51,9 +51,9 @@ def wood_maps(board_a: Any, board_b: Any) -> list[np.ndarray]:
     maps: list[np.ndarray] = []
     real = reader.find_sticks
 
-    def spy(wm: np.ndarray, s: float, profile: Any) -> Any:
+    def spy(wm: np.ndarray, s: float, profile: Any, *rest: Any) -> Any:
         maps.append(wm.copy())
-        return real(wm, s, profile)
+        return real(wm, s, profile, *rest)
 
     reader.find_sticks = spy
     try:

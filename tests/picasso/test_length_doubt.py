@@ -77,14 +77,15 @@ def test_reasons_are_joined() -> None:
 @pytest.mark.parametrize(
     "board",
     [
-        # two short sticks end to end read as one long stick, measured 63 mm
-        ("project", "normal", 1, 80, "wide"),
-        # a heap of painted sticks: one stretch measured 72 mm, a long and two short sticks
-        # missed (development looks run seed 3, board 82, was here until the stick search
-        # read it right)
-        ("project", "normal", 4, 60, "wide"),
+        # a heap of painted sticks: one stretch measured 77 mm, a long stick missed (wide
+        # looks run seed 1, board 80 was here until the picture's edges in heaps read it
+        # right, and run seed 4, board 60, read as wrongly but with no stick between the
+        # lengths)
+        ("project", "normal", 4, 59, "wide"),
+        # sticks measured 39, 66 and 73 mm
+        ("project", "normal", 3, 6, "wide"),
     ],
-    ids=["wide-1-80", "wide-4-60"],
+    ids=["wide-4-59", "wide-3-6"],
 )
 def test_a_wrong_reading_with_a_stick_between_the_lengths_asks(board: tuple) -> None:
     frame, want = board_without_hand(*board)

@@ -47,6 +47,8 @@ def test_without_the_patch_axis_a_short_stick_is_missed(
 ) -> None:
     frame, want = board
     monkeypatch.setattr(sp, "AXIS_ELONGATION", math.inf)
+    # (the picture's edges in a heap now find these sticks too: without either, missed)
+    monkeypatch.setattr(sp, "PICTURE_EDGE_SHARE", math.inf)
     reading = read_board(frame)
     assert isinstance(reading, BoardReading)
     assert reading.counts["short_stick"] < want["short_stick"]

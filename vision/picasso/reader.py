@@ -151,7 +151,9 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, frame_s)
     string_fringe(wm, cord.mask, s, profile.stick_width_mm)
-    stick_fits, explained = find_sticks(wm, s, profile)
+    stick_fits, explained = find_sticks(
+        wm, s, profile, cv2.cvtColor(sg.normalised, cv2.COLOR_BGR2GRAY)
+    )
     stick_fits, explained = extend_short(
         stick_fits, explained, wm, s, profile, sg.normalised, colour_px
     )

@@ -5,8 +5,9 @@ eroded to the sticks' cores (``_core``) and ``HoughLinesP`` proposes straight pi
 
 The second round's proposals, on the wood the first round leaves unexplained: lines half a
 stick inside the straight edges of that wood (``_edge_lines``) and through each leftover
-patch (``_seed_lines``). A proposed piece along a candidate already measured is not
-measured again (``_covered``).
+patch (``_seed_lines``); and, given the picture, lines half a stick in from the straight
+edges of luminance in the wood patches that leftover touches (``_picture_lines``). A proposed
+piece along a candidate already measured is not measured again (``_covered``).
 """
 
 from __future__ import annotations
@@ -337,3 +338,62 @@ def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: floa
         if np.count_nonzero(across & inside) >= 0.7 * 9:  # a share of the 9 points
             return True
     return False
+
+
+#: Straight edges of the picture in a heap propose lines (``_picture_lines``) from this share
+#: of the shortest kit stick's length (a stick half hidden in a heap still shows its sides).
+PICTURE_EDGE_SHARE = 0.5
+#: The heaps looked into are the wood patches the leftover touches, cropped with this margin.
+PICTURE_MARGIN_MM = 3.0
+
+
+def _picture_lines(
+    gray: NDArray[np.uint8],
+    wood_mp: NDArray[np.uint8],
+    rest: NDArray[np.bool_],
+    s: float,
+    width_mm: float,
+    min_len_mm: float,
+) -> list[tuple[_Line, float, float]]:
+    """Lines half a stick in from the straight edges the picture (``gray``, the normalised
+    canvas's luminance) shows inside the wood patches the leftover ``rest`` touches. In a
+    heap the wood map is one blob, but each stick on top still shows its two sides as a
+    luminance edge (its rim, the shadow it casts on the stick below): a side is a line
+    segment (OpenCV's line segment detector), and a stick lies on whichever side of it is
+    wood (both where both are)."""
+    wood = (wood_mp == WOOD_PX).astype(np.uint8)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(wood, connectivity=8)
+    hit = np.unique(lab[rest & (wood > 0)])
+    hit = hit[hit > 0]
+    if not len(hit):
+        return []
+    h_img, w_img = wood.shape
+    pad = round(PICTURE_MARGIN_MM * s)
+    min_px = PICTURE_EDGE_SHARE * min_len_mm * s
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    out: list[tuple[_Line, float, float]] = []
+    for k in hit:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        segs = lsd.detect(np.ascontiguousarray(gray[y0:y1, x0:x1]))[0]
+        if segs is None:
+            continue
+        for sx0, sy0, sx1, sy1 in segs.reshape(-1, 4).astype(np.float64):
+            length = math.hypot(sx1 - sx0, sy1 - sy0)
+            if length < min_px:
+                continue
+            ang = math.atan2(sy1 - sy0, sx1 - sx0)
+            n = np.array([-math.sin(ang), math.cos(ang)])
+            mid = np.array([(sx0 + sx1) / 2 + x0, (sy0 + sy1) / 2 + y0])
+            half = 0.5 * length / s
+            for sign in (1.0, -1.0):
+                q = mid + sign * n * 2.0 * s
+                qx, qy = round(q[0]), round(q[1])
+                if not (0 <= qx < w_img and 0 <= qy < h_img and wood_mp[qy, qx] == WOOD_PX):
+                    continue
+                c = mid + sign * n * 0.5 * width_mm * s
+                out.append((_Line(float(c[0]), float(c[1]), ang), -half, half))
+    return out
