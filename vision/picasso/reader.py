@@ -57,6 +57,7 @@ from vision.picasso.shapes import (
     colour_patches,
     join_split,
     solid_shapes,
+    stick_specks,
     without_nested,
 )
 from vision.picasso.stick_colour import string_coloured
@@ -147,6 +148,8 @@ def read_canvas(view: BoardView, profile: KitProfile, namer: ShapeNamer) -> Boar
     unsure = grey | (dark & (1 - cord.mask))
     if other.any():
         unsure |= stray_patches(other, s)
+    if sg.model_classes is not None and colour_px.any():
+        unsure |= stick_specks(colour_px, wood, sg.model_classes, s, profile)
     wm = wood_map(wood & (1 - wide), cord.mask, unsure)
     np.putmask(wm, wide > 0, 0)
     blur_halo(wm, cord.mask, s, frame_s)

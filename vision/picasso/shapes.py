@@ -427,3 +427,55 @@ def without_nested(shapes: list[Shape]) -> list[Shape]:
         if not any(nested(k, j) for j in kept):
             kept.append(k)
     return [shapes[k] for k in sorted(kept)]
+
+
+#: Patches of the shapes' colours smaller than this share of the smallest kit shape, where
+#: the pixel model sees a stick and the colour table wood round them, are unknown to the
+#: stick search (``stick_specks``).
+SPECK_AREA_SHARE = PART_AREA_SHARE
+#: The share of wood in the 2 mm round a speck's pixel that makes it a speck in wood.
+SPECK_WOOD_SHARE = 0.5
+#: ... and no larger patch of a shape colour within this distance (a shape's rim or side).
+SPECK_CLEAR_MM = 4.0
+
+
+def stick_specks(
+    colour_px: NDArray[np.uint8],
+    wood: NDArray[np.uint8],
+    model_classes: NDArray[np.uint8],
+    s: float,
+    profile: KitProfile,
+) -> NDArray[np.uint8]:
+    """(H, W) uint8 0/1: the pixels of small patches of a shape colour (``colour_px``, any
+    colour) that the pixel model (``model_classes``, its classes at half resolution) calls
+    stick and that lie in the colour table's ``wood`` (``SPECK_WOOD_SHARE`` of the pixels
+    within 2 mm). Reddish wood reads as specks of the red shapes' colour in the colour
+    table, and each speck is a hole in the wood the stick search measures across (a stick
+    whose middle is speckled is not wood from side to side); such a speck is not a shape.
+    Patches of a shape's size, the sides of a shape a stick lies across, and specks among
+    the colour of a shape or the string are left as they are."""
+    from vision.picasso import pixel_model as pm
+
+    h, w = colour_px.shape
+    stick = cv2.resize(
+        (model_classes == pm.STICK).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST
+    )
+    out = np.zeros((h, w), np.uint8)
+    if not (colour_px & stick).any():
+        return out
+    areas = [sh.area_mm2 for sh in profile.shapes] or [600.0]
+    _n, lab, stats = patches(colour_px)
+    small = stats[:, cv2.CC_STAT_AREA] < SPECK_AREA_SHARE * min(areas) * s * s
+    small[0] = False
+    k = 2 * round(2.0 * s) + 1
+    around = cv2.boxFilter(wood.astype(np.float32), -1, (k, k), normalize=True)
+    big = (~small[lab] & (lab > 0)).astype(np.uint8)
+    k = 2 * round(SPECK_CLEAR_MM * s) + 1
+    near = cv2.dilate(big, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    np.logical_and(
+        small[lab],
+        (stick > 0) & (around >= SPECK_WOOD_SHARE) & (near == 0),
+        out=out,
+        casting="unsafe",
+    )
+    return out
