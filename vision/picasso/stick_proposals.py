@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso.masks import patches
 from vision.picasso.stick_lines import NOT_WOOD, WOOD_PX, _Candidate, _Line, turn_between
 
 #: A proposed line piece within this distance of a measured candidate's centre line (along
@@ -345,6 +346,8 @@ def _covered(line: _Line, t0: float, t1: float, cands: list[_Candidate], s: floa
 PICTURE_EDGE_SHARE = 0.5
 #: The heaps looked into are the wood patches the leftover touches, cropped with this margin.
 PICTURE_MARGIN_MM = 3.0
+#: A proposed line passes within this distance of the leftover (at one of nine points).
+PICTURE_REST_MM = 8.0
 
 
 def _picture_lines(
@@ -362,14 +365,22 @@ def _picture_lines(
     segment (OpenCV's line segment detector), and a stick lies on whichever side of it is
     wood (both where both are)."""
     wood = (wood_mp == WOOD_PX).astype(np.uint8)
-    _, lab, stats, _ = cv2.connectedComponentsWithStats(wood, connectivity=8)
+    _, lab, stats = patches(wood)
     hit = np.unique(lab[rest & (wood > 0)])
     hit = hit[hit > 0]
     if not len(hit):
         return []
+    # (in the order of their boxes, top to bottom, left to right)
+    hit = sorted(hit.tolist(), key=lambda i: (stats[i, 1], stats[i, 0]))
     h_img, w_img = wood.shape
     pad = round(PICTURE_MARGIN_MM * s)
     min_px = PICTURE_EDGE_SHARE * min_len_mm * s
+    # A line must pass by the leftover: one that does not is a stick explained already.
+    k = 2 * round(PICTURE_REST_MM * s) + 1
+    near_rest = cv2.dilate(
+        rest.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    steps = np.linspace(-1.0, 1.0, 9)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
     out: list[tuple[_Line, float, float]] = []
     for k in hit:
@@ -381,19 +392,33 @@ def _picture_lines(
         segs = lsd.detect(np.ascontiguousarray(gray[y0:y1, x0:x1]))[0]
         if segs is None:
             continue
-        for sx0, sy0, sx1, sy1 in segs.reshape(-1, 4).astype(np.float64):
-            length = math.hypot(sx1 - sx0, sy1 - sy0)
-            if length < min_px:
-                continue
-            ang = math.atan2(sy1 - sy0, sx1 - sx0)
-            n = np.array([-math.sin(ang), math.cos(ang)])
-            mid = np.array([(sx0 + sx1) / 2 + x0, (sy0 + sy1) / 2 + y0])
-            half = 0.5 * length / s
-            for sign in (1.0, -1.0):
-                q = mid + sign * n * 2.0 * s
-                qx, qy = round(q[0]), round(q[1])
-                if not (0 <= qx < w_img and 0 <= qy < h_img and wood_mp[qy, qx] == WOOD_PX):
-                    continue
-                c = mid + sign * n * 0.5 * width_mm * s
-                out.append((_Line(float(c[0]), float(c[1]), ang), -half, half))
+        seg = segs.reshape(-1, 4).astype(np.float64)
+        dxy = seg[:, 2:] - seg[:, :2]
+        length = np.hypot(dxy[:, 0], dxy[:, 1])
+        keep = length >= min_px
+        if not keep.any():
+            continue
+        seg, dxy, length = seg[keep], dxy[keep], length[keep]
+        d = dxy / length[:, None]
+        n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+        mid = (seg[:, :2] + seg[:, 2:]) / 2 + (x0, y0)
+        half_px = 0.5 * length
+        found: list[tuple[int, int, _Line, float]] = []
+        for j, sign in enumerate((1.0, -1.0)):
+            # the side the stick lies on is wood 2 mm in from the edge
+            q = np.rint(mid + sign * n * 2.0 * s).astype(np.intp)
+            inside = (q[:, 0] >= 0) & (q[:, 0] < w_img) & (q[:, 1] >= 0) & (q[:, 1] < h_img)
+            side = np.zeros(len(q), bool)
+            side[inside] = wood_mp[q[inside, 1], q[inside, 0]] == WOOD_PX
+            c = mid + sign * n * 0.5 * width_mm * s
+            pts = c[:, None, :] + steps[None, :, None] * half_px[:, None, None] * d[:, None, :]
+            pts = np.rint(pts)
+            xs = np.clip(pts[..., 0].astype(np.intp), 0, w_img - 1)
+            ys = np.clip(pts[..., 1].astype(np.intp), 0, h_img - 1)
+            passes = near_rest[ys, xs].any(axis=1)
+            for i in np.flatnonzero(side & passes):
+                line = _Line(float(c[i, 0]), float(c[i, 1]), math.atan2(d[i, 1], d[i, 0]))
+                found.append((int(i), j, line, float(half_px[i]) / s))
+        found.sort(key=lambda f: (f[0], f[1]))
+        out.extend((line, -half, half) for _, _, line, half in found)
     return out
