@@ -383,8 +383,8 @@ def _picture_lines(
     steps = np.linspace(-1.0, 1.0, 9)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
     out: list[tuple[_Line, float, float]] = []
-    for k in hit:
-        x, y, w, h = (int(v) for v in stats[k, :4])
+    for patch in hit:
+        x, y, w, h = (int(v) for v in stats[patch, :4])
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(w_img, x + w + pad), min(h_img, y + h + pad)
         if x1 - x0 < 8 or y1 - y0 < 8:

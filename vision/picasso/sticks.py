@@ -247,7 +247,9 @@ def find_sticks(
     gray: NDArray[np.uint8] | None = None,
 ) -> tuple[list[StickFit], NDArray[np.bool_]]:
     """The sticks in a wood map (``stick_lines.wood_map``) at ``s`` px/mm, and the (H, W) bool
-    mask of their rectangles."""
+    mask of their rectangles. ``gray``, the canvas picture's luminance on the same grid, lets
+    the second round propose lines along the straight edges it shows in heaps (none
+    without it)."""
     width = profile.stick_width_mm
     kinds = profile.sorted_sticks
     min_len = 0.6 * kinds[0].length_mm
