@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.picasso import pixel_model as pm
 from vision.picasso.classes import FIRST_COLOUR, WOOD
 from vision.picasso.masks import half_contrast, patches
 from vision.picasso.pairs import merge_pairs
@@ -454,8 +455,6 @@ def stick_specks(
     whose middle is speckled is not wood from side to side); such a speck is not a shape.
     Patches of a shape's size, the sides of a shape a stick lies across, and specks among
     the colour of a shape or the string are left as they are."""
-    from vision.picasso import pixel_model as pm
-
     h, w = colour_px.shape
     stick = cv2.resize(
         (model_classes == pm.STICK).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST

@@ -212,31 +212,20 @@ def _picture_sticks(
     # Both sides of a stick, and an edge the detector cuts in pieces, propose one line:
     # measured once.
     proposals: list[tuple[_Line, float, float]] = []
+    seen: list[_Candidate] = []
     for line, t0, t1 in _picture_lines(gray, wood_mp, rest, s, width, min_len):
-        if not _covered(line, t0, t1, [_Candidate(*p) for p in proposals], s):
+        if not _covered(line, t0, t1, seen, s):
             proposals.append((line, t0, t1))
+            seen.append(_Candidate(line, t0, t1))
     first = _first_bands(wood_mp, proposals, s, profile)
     found: list[_Candidate] = []
-    # ``_new_sticks``, with the ends of the candidates so far (mm, x0 y0 x1 y1) kept as rows
-    lengths = [k.length_mm for k in profile.sorted_sticks]
-    ends = np.array([c.ends_px(s).ravel() / s for c in cands]).reshape(-1, 4)
     for (line, t0, t1), band in zip(proposals, first, strict=True):
         if _covered(line, t0, t1, cands + found, s):
             continue
         got = _candidates_on(wood_mp, line, (t0, t1), s, profile, band, gap_mm=HEAP_GAP_MM)
         if not got:
             got = _aimed_again(wood_mp, line, t0, t1, s, profile, HEAP_BOTH_MAX, HEAP_GAP_MM)
-        new: list[_Candidate] = []
-        for c in got:
-            if min(abs(c.length - x) for x in lengths) > AIMED_AGAIN_KIT_MM:
-                continue
-            e = c.ends_px(s).ravel() / s
-            same = np.minimum(np.abs(ends - e).max(1), np.abs(ends[:, [2, 3, 0, 1]] - e).max(1))
-            if not (same < AIMED_AGAIN_SAME_MM).any():
-                new.append(c)
-        if new:
-            found.extend(new)
-            ends = np.vstack([ends, [c.ends_px(s).ravel() / s for c in new]])
+        found.extend(_new_sticks(got, cands + found, s, profile))
     return found
 
 
